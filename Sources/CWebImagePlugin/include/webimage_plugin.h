@@ -1,0 +1,349 @@
+/*
+ * webimage_plugin.h — the WebImage plugin ABI.
+ *
+ * This header is the only contract between a WebImage host and a plugin shared
+ * object. A plugin exports one function, WEBIMAGE_PLUGIN_ENTRY_NAME, that returns a
+ * descriptor. Rules that keep old plugins loading in new hosts and the reverse:
+ *
+ *  - Every struct that crosses the boundary starts with `struct_size` (and the
+ *    descriptor with `abi_version` before it). Fields are only ever appended; a
+ *    reader uses only the fields that `struct_size` covers and treats missing
+ *    trailing fields as zero / NULL.
+ *  - Functions return a webimage_status and write a human-readable reason into the
+ *    caller's webimage_error buffer on failure.
+ *  - Memory that outlives a call (decoded pixels, encoded bytes) is allocated with
+ *    the host's allocator (webimage_host.allocate) so the host owns it without a copy.
+ *  - All integers are fixed-width; enumerations are plain uint32_t constants.
+ */
+#ifndef WEBIMAGE_PLUGIN_H
+#define WEBIMAGE_PLUGIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if !defined(__clang__) && !defined(_Nonnull)
+#define _Nonnull
+#define _Nullable
+#endif
+
+/** ABI version this header describes. Hosts accept descriptors with a version they support. */
+#define WEBIMAGE_PLUGIN_ABI_VERSION 1u
+/** Name of the function every plugin exports (see webimage_plugin_entry_fn). */
+#define WEBIMAGE_PLUGIN_ENTRY_NAME "webimage_plugin_entry"
+
+/* ------------------------------------------------------------------ status codes */
+typedef int32_t webimage_status;
+#define WEBIMAGE_STATUS_OK 0
+/** An argument or option is out of range. */
+#define WEBIMAGE_STATUS_INVALID_ARGUMENT 1
+/** The bytes are not in a format this coder handles. */
+#define WEBIMAGE_STATUS_UNSUPPORTED_FORMAT 2
+/** The bytes are in the right format but corrupt. */
+#define WEBIMAGE_STATUS_CORRUPT_DATA 3
+/** The bytes end before the image is complete. */
+#define WEBIMAGE_STATUS_TRUNCATED_DATA 4
+/** The output would exceed webimage_decode_options.max_pixel_count. */
+#define WEBIMAGE_STATUS_TOO_LARGE 5
+/** An allocation failed. */
+#define WEBIMAGE_STATUS_OUT_OF_MEMORY 6
+/** Incremental decoding: nothing can be shown yet; append more bytes. */
+#define WEBIMAGE_STATUS_NEED_MORE_DATA 7
+/** The operation is not provided by this plugin (for example encoding). */
+#define WEBIMAGE_STATUS_UNSUPPORTED_OPERATION 8
+/** Any other failure inside the plugin. */
+#define WEBIMAGE_STATUS_INTERNAL_ERROR 9
+
+/** Where a plugin writes the reason for a failure: a NUL-terminated string, truncated to fit. */
+typedef struct webimage_error {
+    char *_Nonnull message;
+    size_t message_capacity;
+} webimage_error;
+
+/* ------------------------------------------------------------------ kinds */
+/** Bits of webimage_plugin_descriptor.kinds. */
+#define WEBIMAGE_KIND_CODER (1u << 0)
+/** Reserved: network or file loaders (docs/architecture.md). */
+#define WEBIMAGE_KIND_LOADER (1u << 1)
+/** Reserved: memory caches (docs/architecture.md). */
+#define WEBIMAGE_KIND_MEMORY_CACHE (1u << 2)
+/** Reserved: disk caches (docs/architecture.md). */
+#define WEBIMAGE_KIND_DISK_CACHE (1u << 3)
+/** Reserved: image transformers (docs/architecture.md). */
+#define WEBIMAGE_KIND_TRANSFORMER (1u << 4)
+
+/* ------------------------------------------------------------------ host services */
+/** Log levels for webimage_host.log. */
+#define WEBIMAGE_LOG_DEBUG 0
+#define WEBIMAGE_LOG_INFO 1
+#define WEBIMAGE_LOG_WARNING 2
+#define WEBIMAGE_LOG_ERROR 3
+
+/**
+ * Services the host gives the plugin. The pointer passed to the entry function stays
+ * valid for the life of the process; a plugin may keep it.
+ */
+typedef struct webimage_host {
+    uint32_t abi_version;
+    uint32_t struct_size;
+    /** Opaque host state passed back to every callback. */
+    void *_Nullable context;
+    /** Allocates `size` bytes aligned to `alignment` (a power of two); NULL on failure. */
+    void *_Nullable (*_Nonnull allocate)(void *_Nullable context, size_t size, size_t alignment);
+    /** Frees memory from `allocate`; NULL is ignored. */
+    void (*_Nonnull deallocate)(void *_Nullable context, void *_Nullable pointer);
+    /** Writes a diagnostic line to the host's log. */
+    void (*_Nonnull log)(void *_Nullable context, int32_t level, const char *_Nonnull message);
+} webimage_host;
+
+/* ------------------------------------------------------------------ pixels */
+/** 8 bits per channel, R G B A byte order, straight (not premultiplied) alpha. */
+#define WEBIMAGE_PIXEL_RGBA8 1u
+/** 16 bits per channel in native byte order, R G B A, straight alpha. */
+#define WEBIMAGE_PIXEL_RGBA16 2u
+
+/** Bits of webimage_image_info.flags and webimage_image.flags. */
+#define WEBIMAGE_IMAGE_HAS_ALPHA (1u << 0)
+#define WEBIMAGE_IMAGE_ANIMATED (1u << 1)
+#define WEBIMAGE_IMAGE_PROGRESSIVE (1u << 2)
+#define WEBIMAGE_IMAGE_INTERLACED (1u << 3)
+/** The pixels are an incomplete image (incremental decoding). */
+#define WEBIMAGE_IMAGE_PARTIAL (1u << 4)
+#define WEBIMAGE_IMAGE_GRAYSCALE (1u << 5)
+#define WEBIMAGE_IMAGE_INDEXED (1u << 6)
+#define WEBIMAGE_IMAGE_CMYK (1u << 7)
+
+/** What a header says about an image, without decoding pixels. */
+typedef struct webimage_image_info {
+    uint32_t struct_size;
+    /** Index into webimage_coder.formats. */
+    uint32_t format_index;
+    /** Stored size in pixels, before any EXIF orientation. */
+    uint32_t width;
+    uint32_t height;
+    /** 1 for a still image. */
+    uint32_t frame_count;
+    /** 0 = loop forever; meaningful for animations only. */
+    uint32_t loop_count;
+    /** EXIF orientation 1...8 as stored in the file; 1 when absent. */
+    uint32_t orientation;
+    /** Bits per colour channel in the file (1, 2, 4, 8, 12 or 16). */
+    uint32_t bits_per_component;
+    /** WEBIMAGE_IMAGE_* bits. */
+    uint32_t flags;
+} webimage_image_info;
+
+/** Bits of webimage_decode_options.flags. */
+#define WEBIMAGE_DECODE_FIRST_FRAME_ONLY (1u << 0)
+
+/** How to decode. Zeroed fields mean the default. */
+typedef struct webimage_decode_options {
+    uint32_t struct_size;
+    /** WEBIMAGE_PIXEL_RGBA8 (default when 0) or WEBIMAGE_PIXEL_RGBA16. A plugin returns
+     *  RGBA16 only when asked and the source has more than 8 bits per channel. */
+    uint32_t pixel_format;
+    /** Thumbnail box in stored pixels (0 × 0 = full size). The plugin may return any
+     *  size between the box's fit and the full size (for example a DCT-scaled image);
+     *  the host finishes the resize. */
+    uint32_t thumbnail_width;
+    uint32_t thumbnail_height;
+    /** Most pixels (width × height) the plugin may allocate for the output; it fails
+     *  with WEBIMAGE_STATUS_TOO_LARGE before allocating more. 0 = no limit. */
+    uint64_t max_pixel_count;
+    /** WEBIMAGE_DECODE_* bits. */
+    uint32_t flags;
+    uint32_t reserved;
+} webimage_decode_options;
+
+/** A decoded image. `pixels` is allocated with webimage_host.allocate and owned by the host. */
+typedef struct webimage_image {
+    uint32_t struct_size;
+    uint32_t width;
+    uint32_t height;
+    /** WEBIMAGE_PIXEL_*. */
+    uint32_t pixel_format;
+    /** Bytes from one row to the next (at least width × bytes per pixel). */
+    size_t stride;
+    void *_Nullable pixels;
+    /** EXIF orientation 1...8 of the source; the pixels are NOT rotated. */
+    uint32_t orientation;
+    /** WEBIMAGE_IMAGE_* bits. */
+    uint32_t flags;
+    /** Stored size of the whole source image, before thumbnail scaling. */
+    uint32_t source_width;
+    uint32_t source_height;
+} webimage_image;
+
+/** Pixels the host lends to an encoder for the length of one call. */
+typedef struct webimage_image_view {
+    uint32_t width;
+    uint32_t height;
+    uint32_t pixel_format;
+    uint32_t reserved;
+    size_t stride;
+    const void *_Nonnull pixels;
+} webimage_image_view;
+
+/** One frame of an animation to encode. */
+typedef struct webimage_frame_view {
+    webimage_image_view image;
+    /** How long the frame shows, in milliseconds. */
+    uint32_t duration_ms;
+    uint32_t reserved;
+} webimage_frame_view;
+
+/** Bits of webimage_encode_options.flags. */
+#define WEBIMAGE_ENCODE_LOSSLESS (1u << 0)
+
+/** How to encode. Resizing to a maximum pixel size is done by the host before the call. */
+typedef struct webimage_encode_options {
+    uint32_t struct_size;
+    /** Index into webimage_coder.formats. */
+    uint32_t format_index;
+    /** 0.0 (smallest) ... 1.0 (best); formats without a quality setting ignore it. */
+    float quality;
+    /** Colour under transparent pixels for formats without alpha, 0xRRGGBBAA. */
+    uint32_t background_rgba;
+    /** WEBIMAGE_ENCODE_* bits. */
+    uint32_t flags;
+    /** Animations: 0 = loop forever. */
+    uint32_t loop_count;
+} webimage_encode_options;
+
+/** Encoded bytes, allocated with webimage_host.allocate and owned by the host. */
+typedef struct webimage_buffer {
+    uint8_t *_Nullable bytes;
+    size_t size;
+} webimage_buffer;
+
+/* ------------------------------------------------------------------ coder kind */
+/** Bits of webimage_format.capabilities. */
+#define WEBIMAGE_CAN_DECODE (1u << 0)
+#define WEBIMAGE_CAN_ENCODE (1u << 1)
+#define WEBIMAGE_CAN_DECODE_INCREMENTALLY (1u << 2)
+#define WEBIMAGE_CAN_DECODE_ANIMATION (1u << 3)
+#define WEBIMAGE_CAN_ENCODE_ANIMATION (1u << 4)
+/** The decoder has a cheaper path for thumbnails than a full decode. */
+#define WEBIMAGE_CAN_SCALE_WHILE_DECODING (1u << 5)
+
+/** A format a coder handles. The name and MIME type must match the plugin's manifest. */
+typedef struct webimage_format {
+    const char *_Nonnull name;
+    const char *_Nonnull mime_type;
+    uint32_t capabilities;
+    uint32_t reserved;
+} webimage_format;
+
+/** Bits of webimage_coder.flags. */
+/** All functions may be called from several threads at once; else the host serialises them. */
+#define WEBIMAGE_CODER_THREAD_SAFE (1u << 0)
+
+/** State of an incremental decode, defined by the plugin. */
+typedef struct webimage_incremental_decoder webimage_incremental_decoder;
+/** An open animated image, defined by the plugin. */
+typedef struct webimage_animation webimage_animation;
+
+/** The coder kind: decoding and encoding images. */
+typedef struct webimage_coder {
+    uint32_t struct_size;
+    /** WEBIMAGE_CODER_* bits. */
+    uint32_t flags;
+    const webimage_format *_Nonnull formats;
+    uint32_t format_count;
+    uint32_t reserved;
+
+    /** True when the first `size` bytes look like a format of this coder. Never fails. */
+    bool (*_Nonnull can_decode)(const uint8_t *_Nonnull bytes, size_t size);
+
+    /** Reads the header only. */
+    webimage_status (*_Nonnull probe)(const uint8_t *_Nonnull bytes, size_t size,
+                                      webimage_image_info *_Nonnull info, webimage_error *_Nonnull error);
+
+    /** Decodes the whole file (the first frame of an animation) into host memory. */
+    webimage_status (*_Nonnull decode)(const uint8_t *_Nonnull bytes, size_t size,
+                                       const webimage_decode_options *_Nonnull options,
+                                       webimage_image *_Nonnull image, webimage_error *_Nonnull error);
+
+    /** Encodes one image; NULL when the plugin cannot encode. */
+    webimage_status (*_Nullable encode)(const webimage_image_view *_Nonnull image,
+                                        const webimage_encode_options *_Nonnull options,
+                                        webimage_buffer *_Nonnull output, webimage_error *_Nonnull error);
+
+    /** Incremental decoding; all four are NULL or all four are set. */
+    webimage_status (*_Nullable incremental_create)(const webimage_decode_options *_Nonnull options,
+                                                    webimage_incremental_decoder *_Nullable *_Nonnull decoder,
+                                                    webimage_error *_Nonnull error);
+    /** Appends bytes as they arrive; `is_final` says no more will come. */
+    webimage_status (*_Nullable incremental_append)(webimage_incremental_decoder *_Nonnull decoder,
+                                                    const uint8_t *_Nullable bytes, size_t size, bool is_final,
+                                                    webimage_error *_Nonnull error);
+    /** The best image so far (flag WEBIMAGE_IMAGE_PARTIAL until complete), or NEED_MORE_DATA. */
+    webimage_status (*_Nullable incremental_copy_image)(webimage_incremental_decoder *_Nonnull decoder,
+                                                        webimage_image *_Nonnull image,
+                                                        webimage_error *_Nonnull error);
+    void (*_Nullable incremental_destroy)(webimage_incremental_decoder *_Nullable decoder);
+
+    /** Animated images; all four are NULL or all four are set. `bytes` stay valid until close. */
+    webimage_status (*_Nullable animation_open)(const uint8_t *_Nonnull bytes, size_t size,
+                                                webimage_animation *_Nullable *_Nonnull animation,
+                                                webimage_image_info *_Nonnull info, webimage_error *_Nonnull error);
+    /** Duration of frame `index` in milliseconds. */
+    uint32_t (*_Nullable animation_frame_duration)(webimage_animation *_Nonnull animation, uint32_t index);
+    /** Decodes the fully composited canvas of frame `index`. */
+    webimage_status (*_Nullable animation_decode_frame)(webimage_animation *_Nonnull animation, uint32_t index,
+                                                        const webimage_decode_options *_Nonnull options,
+                                                        webimage_image *_Nonnull image, webimage_error *_Nonnull error);
+    void (*_Nullable animation_close)(webimage_animation *_Nullable animation);
+
+    /** Encodes an animation; NULL when the plugin cannot. */
+    webimage_status (*_Nullable encode_animation)(const webimage_frame_view *_Nonnull frames, uint32_t frame_count,
+                                                  const webimage_encode_options *_Nonnull options,
+                                                  webimage_buffer *_Nonnull output, webimage_error *_Nonnull error);
+} webimage_coder;
+
+/* Reserved kinds: their tables are defined by later ABI versions (docs/architecture.md). */
+typedef struct webimage_loader webimage_loader;
+typedef struct webimage_memory_cache webimage_memory_cache;
+typedef struct webimage_disk_cache webimage_disk_cache;
+typedef struct webimage_transformer webimage_transformer;
+
+/* ------------------------------------------------------------------ descriptor */
+/** What a plugin is. Lives as long as the process (plugins are never unloaded). */
+typedef struct webimage_plugin_descriptor {
+    uint32_t abi_version;
+    uint32_t struct_size;
+    /** Must equal the manifest's name and version. */
+    const char *_Nonnull name;
+    const char *_Nonnull version;
+    /** WEBIMAGE_KIND_* bits; each set bit has its table below. */
+    uint32_t kinds;
+    uint32_t reserved;
+    const webimage_coder *_Nullable coder;
+    const webimage_loader *_Nullable loader;
+    const webimage_memory_cache *_Nullable memory_cache;
+    const webimage_disk_cache *_Nullable disk_cache;
+    const webimage_transformer *_Nullable transformer;
+} webimage_plugin_descriptor;
+
+/** The entry function. Returns NULL when the plugin cannot run with this host. */
+typedef const webimage_plugin_descriptor *_Nullable (*webimage_plugin_entry_fn)(const webimage_host *_Nonnull host);
+
+/** Writes a formatted reason into `error` (never overflows). Returns `status`. */
+static inline webimage_status webimage_fail(webimage_error *_Nonnull error, webimage_status status,
+                                            const char *_Nonnull message) {
+    size_t i = 0;
+    if (error->message_capacity == 0) return status;
+    for (; message[i] != '\0' && i + 1 < error->message_capacity; i++) error->message[i] = message[i];
+    error->message[i] = '\0';
+    return status;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEBIMAGE_PLUGIN_H */

@@ -1,0 +1,75 @@
+extension CodersManager {
+    /// Reads an image's header with the coder chosen for it.
+    /// - Throws: ``ImageCodingError``.
+    public func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
+        try coder(for: bytes).probe(bytes)
+    }
+
+    /// Decodes an image: chooses the coder, decodes (cheaply scaled when a thumbnail is
+    /// asked for and the coder can), finishes the thumbnail resize and turns the pixels
+    /// upright.
+    /// - Throws: ``ImageCodingError``.
+    public func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions = DecodeOptions()) throws
+        -> DecodedImage
+    {
+        let coder = try coder(for: bytes)
+        var request = DecodeRequest(
+            pixelFormat: options.pixelFormat, maxPixelCount: options.maxPixelCount,
+            firstFrameOnly: options.firstFrameOnly)
+        var storedTarget: (width: Int, height: Int)?
+        if let thumbnail = options.thumbnail {
+            let info = try coder.probe(bytes)
+            let orientation = options.appliesOrientation ? info.orientation : .up
+            let shownWidth = orientation.swapsWidthAndHeight ? info.height : info.width
+            let shownHeight = orientation.swapsWidthAndHeight ? info.width : info.height
+            let target = thumbnail.targetSize(sourceWidth: shownWidth, sourceHeight: shownHeight)
+            let stored = orientation.swapsWidthAndHeight ? (target.height, target.width) : (target.width, target.height)
+            if stored != (info.width, info.height) {
+                storedTarget = stored
+                request.thumbnailBox = stored
+            }
+        }
+        var image = try coder.decode(bytes, request: request)
+        if let storedTarget, (image.width, image.height) != storedTarget {
+            image.pixels = try ImageResizer.resize(image.pixels, width: storedTarget.width, height: storedTarget.height)
+        }
+        if options.appliesOrientation && image.orientation != .up {
+            image.pixels = try OrientationTransform.apply(image.orientation, to: image.pixels)
+            image.orientation = .up
+        }
+        return image
+    }
+
+    /// Encodes pixels in `options.format`, first shrinking them to `options.maxPixelSize`.
+    /// - Throws: ``ImageCodingError``.
+    public func encode(_ pixels: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
+        let (coder, format) = try coder(forFormat: options.format)
+        guard format.capabilities.contains(.encode) else {
+            throw ImageCodingError(.unsupportedOperation, "the \(format.name) coder cannot encode")
+        }
+        var input = pixels
+        if let box = options.maxPixelSize {
+            let target = ThumbnailSize(width: box.width, height: box.height)
+                .targetSize(sourceWidth: pixels.width, sourceHeight: pixels.height)
+            if target != (pixels.width, pixels.height) {
+                input = try ImageResizer.resize(pixels, width: target.width, height: target.height)
+            }
+        }
+        let request = EncodeRequest(
+            format: format.name, quality: options.quality, backgroundColor: options.backgroundColor,
+            lossless: options.lossless)
+        return try coder.encode(input, request: request)
+    }
+}
+
+extension CodersManager {
+    /// ``probe(_:)`` for an array of bytes.
+    public func probe(_ bytes: [UInt8]) throws -> ImageInfo {
+        try bytes.withUnsafeBytes { try probe($0) }
+    }
+
+    /// ``decode(_:options:)`` for an array of bytes.
+    public func decode(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> DecodedImage {
+        try bytes.withUnsafeBytes { try decode($0, options: options) }
+    }
+}

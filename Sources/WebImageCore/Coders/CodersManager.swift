@@ -1,0 +1,99 @@
+import Logging
+import Synchronization
+
+/// Chooses a coder for each image, like SDWebImage's coders manager.
+///
+/// Choosing: coders whose magic signatures match the first bytes come first, then
+/// coders that declare no signatures; within each group the higher priority wins, and on
+/// a tie the coder registered later wins. The first candidate whose own `canDecode`
+/// accepts the bytes is used. Plugins are loaded only when they become a candidate, and
+/// a plugin that fails to load is logged and skipped.
+public final class CodersManager: Sendable {
+    private let entries = Mutex<[CoderEntry]>([])
+    let logger: Logger
+
+    /// - Parameter logger: where skipped plugins are reported. Default label `webimage.coders`.
+    public init(logger: Logger = Logger(label: "webimage.coders")) {
+        self.logger = logger
+    }
+
+    /// Registers an in-process coder.
+    ///
+    /// - Parameters:
+    ///   - priority: higher wins over other candidates; default 0.
+    ///   - signatures: magic patterns that select this coder before asking `canDecode`;
+    ///     default none (the coder is asked after all coders whose signatures matched).
+    ///   - extensions: file extensions per format name, for choosing an encoder by file name.
+    public func register(
+        _ coder: any ImageCoder, priority: Int = 0, signatures: [MagicSignature] = [],
+        extensions: [String: [String]] = [:]
+    ) {
+        let formats = coder.formats.map { (name: $0.name, extensions: extensions[$0.name] ?? [$0.name]) }
+        register(
+            name: coder.formats.first?.name ?? "coder", priority: priority, formats: formats,
+            signatures: signatures, resolve: { coder })
+    }
+
+    /// Registers a coder that is created (or loaded) the first time it is a candidate.
+    func register(
+        name: String, priority: Int, formats: [(name: String, extensions: [String])], signatures: [MagicSignature],
+        resolve: @escaping @Sendable () throws -> any ImageCoder
+    ) {
+        entries.withLock { entries in
+            entries.append(
+                CoderEntry(
+                    name: name, priority: priority, order: entries.count, formats: formats, signatures: signatures,
+                    resolve: resolve))
+        }
+    }
+
+    /// Names of the registered coders, best candidate first.
+    public var coderNames: [String] { rankedEntries().map(\.name) }
+
+    /// The coder that decodes `bytes`.
+    /// - Throws: ``ImageCodingError`` `.unsupportedFormat` when none does.
+    public func coder(for bytes: UnsafeRawBufferPointer) throws -> any ImageCoder {
+        let ranked = rankedEntries()
+        let matching = ranked.filter { $0.matchesSignature(bytes) }
+        let undeclared = ranked.filter { $0.signatures.isEmpty }
+        for entry in matching + undeclared {
+            guard let coder = resolve(entry) else { continue }
+            if coder.canDecode(bytes) { return coder }
+        }
+        throw ImageCodingError(.unsupportedFormat, "no coder recognises this data (\(describeStart(of: bytes)))")
+    }
+
+    /// The coder for a format name or file extension (`png`, `jpg`, ...), for encoding.
+    /// - Throws: ``ImageCodingError`` `.unsupportedFormat` when none handles it.
+    public func coder(forFormat format: String) throws -> (coder: any ImageCoder, format: ImageFormat) {
+        for entry in rankedEntries() where entry.handles(format: format) {
+            guard let coder = resolve(entry) else { continue }
+            let wanted = format.lowercased()
+            let name = entry.formats.first { $0.name == wanted || $0.extensions.contains(wanted) }?.name ?? wanted
+            if let imageFormat = coder.format(named: name) { return (coder, imageFormat) }
+        }
+        throw ImageCodingError(.unsupportedFormat, "no coder handles the format '\(format)'")
+    }
+
+    private func rankedEntries() -> [CoderEntry] {
+        entries.withLock { $0 }.sorted { ($0.priority, $0.order) > ($1.priority, $1.order) }
+    }
+
+    private func resolve(_ entry: CoderEntry) -> (any ImageCoder)? {
+        do {
+            return try entry.resolve()
+        } catch {
+            logger.warning("skipping coder \(entry.name): \(error)")
+            return nil
+        }
+    }
+
+    private func describeStart(of bytes: UnsafeRawBufferPointer) -> String {
+        if bytes.isEmpty { return "0 bytes" }
+        let head = bytes.prefix(8).map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+        }
+        return "\(bytes.count) bytes starting \(head.joined(separator: " "))"
+    }
+}

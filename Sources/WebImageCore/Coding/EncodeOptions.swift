@@ -1,0 +1,24 @@
+/// How a user wants an image encoded (the options of ``CodersManager/encode(_:options:)``).
+public struct EncodeOptions: Sendable {
+    /// Output format name, for example `jpeg`.
+    public var format: String
+    /// 0.0 (smallest) ... 1.0 (best). Default 0.9.
+    public var quality: Double = 0.9
+    /// Shrink to fit this box first (aspect ratio kept, never enlarged). Default nil.
+    public var maxPixelSize: (width: Int, height: Int)?
+    /// Colour under transparent pixels for formats without alpha, 0xRRGGBBAA. Default opaque white.
+    public var backgroundColor: UInt32 = 0xFFFF_FFFF
+    /// Lossless compression where the format offers it. Default false.
+    public var lossless = false
+
+    public init(
+        format: String, quality: Double = 0.9, maxPixelSize: (width: Int, height: Int)? = nil,
+        backgroundColor: UInt32 = 0xFFFF_FFFF, lossless: Bool = false
+    ) {
+        self.format = format
+        self.quality = quality
+        self.maxPixelSize = maxPixelSize
+        self.backgroundColor = backgroundColor
+        self.lossless = lossless
+    }
+}

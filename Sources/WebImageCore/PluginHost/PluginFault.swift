@@ -1,0 +1,48 @@
+/// Why a plugin was skipped. The host keeps working without it.
+public struct PluginFault: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: String, Sendable, Equatable, CaseIterable {
+        /// A shared object in a plugins folder has no manifest that names it.
+        case manifestMissing = "manifest missing"
+        /// The manifest file cannot be read.
+        case manifestUnreadable = "manifest unreadable"
+        /// The manifest is not valid JSON, lacks a field or has a wrong value.
+        case invalidManifest = "invalid manifest"
+        /// The manifest names a library file that does not exist.
+        case libraryMissing = "library missing"
+        /// The library file is not an ELF shared object.
+        case notSharedObject = "not a shared object"
+        /// The library does not export `webimage_plugin_entry`.
+        case entrySymbolMissing = "entry symbol missing"
+        /// The library needs a symbol that nothing provides.
+        case unresolvedSymbol = "unresolved symbol"
+        /// The library could not be loaded for another reason.
+        case loadFailed = "load failed"
+        /// The manifest or descriptor declares an ABI version this host does not support.
+        case unsupportedABIVersion = "unsupported ABI version"
+        /// The descriptor disagrees with the manifest (name, version, kinds, formats) or is malformed.
+        case descriptorMismatch = "descriptor does not match manifest"
+        /// The entry function returned no descriptor.
+        case entryFailed = "entry function failed"
+        /// Another plugin with the same name was found first.
+        case duplicateName = "duplicate plugin name"
+    }
+
+    public let reason: Reason
+    /// The manifest or library file the fault is about.
+    public let file: String
+    /// The plugin's name when known.
+    public let plugin: String?
+    /// The cause, for people.
+    public let detail: String
+
+    public init(_ reason: Reason, file: String, plugin: String? = nil, detail: String) {
+        self.reason = reason
+        self.file = file
+        self.plugin = plugin
+        self.detail = detail
+    }
+
+    public var description: String {
+        "\(file): \(reason.rawValue)\(plugin.map { " (plugin '\($0)')" } ?? ""): \(detail)"
+    }
+}

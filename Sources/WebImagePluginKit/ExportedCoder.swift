@@ -1,0 +1,45 @@
+import CWebImagePlugin
+import Synchronization
+import WebImageCore
+
+/// The one coder a plugin library exports, with the host it was given.
+struct ExportedCoder: Sendable {
+    let coder: any ImageCoder
+    let allocator: PixelAllocator
+
+    private static let current = Mutex<ExportedCoder?>(nil)
+
+    /// Installs the coder; the first installation wins for the life of the process.
+    static func install(_ exported: ExportedCoder) {
+        current.withLock { if $0 == nil { $0 = exported } }
+    }
+
+    /// The installed coder. The entry function installs it before any table function can run.
+    static var installed: ExportedCoder {
+        guard let exported = current.withLock({ $0 }) else {
+            fatalError("webimage plugin kit: a coder function was called before webimage_plugin_entry")
+        }
+        return exported
+    }
+}
+
+/// Runs `body`, turning a thrown error into a status code and message.
+func reportingErrors(_ error: UnsafeMutablePointer<webimage_error>, _ body: () throws -> Void) -> webimage_status {
+    do {
+        try body()
+        return WEBIMAGE_STATUS_OK
+    } catch let failure as ImageCodingError {
+        return webimage_fail(error, failure.kind.status, failure.message)
+    } catch let failure {
+        return webimage_fail(error, WEBIMAGE_STATUS_INTERNAL_ERROR, "\(failure)")
+    }
+}
+
+/// Hands encoded bytes to the host in memory from the host allocator.
+func handOver(_ bytes: [UInt8], to output: UnsafeMutablePointer<webimage_buffer>) throws {
+    guard let memory = ExportedCoder.installed.allocator.allocate(max(bytes.count, 1), 16) else {
+        throw ImageCodingError(.outOfMemory, "could not allocate \(bytes.count) bytes for the encoded image")
+    }
+    bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+    output.pointee = webimage_buffer(bytes: memory.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+}
