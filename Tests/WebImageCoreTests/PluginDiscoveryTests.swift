@@ -1,0 +1,50 @@
+import Testing
+import WebImageCore
+
+@Suite struct PluginDiscoveryTests {
+    @Test func readsManifestsInSearchOrderWithoutOpeningLibraries() throws {
+        let root = try TemporaryDirectory()
+        let first = try root.folder("first")
+        let second = try root.folder("second")
+        try root.write("first/b.json", manifestJSON(name: "b"))
+        try root.write("first/a.json", manifestJSON(name: "a", library: "/abs/liba.so"))
+        try root.write("second/c.json", manifestJSON(name: "c"))
+        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [first, second]))
+        #expect(result.plugins.map(\.name) == ["a", "b", "c"])
+        #expect(result.plugins[0].libraryPath == "/abs/liba.so")
+        #expect(result.plugins[1].libraryPath == first + "/libb.so")
+        #expect(result.plugins[2].manifestPath == second + "/c.json")
+        #expect(result.faults.isEmpty)
+    }
+
+    @Test func laterPluginWithTheSameNameIsADuplicate() throws {
+        let root = try TemporaryDirectory()
+        let first = try root.folder("first")
+        let second = try root.folder("second")
+        try root.write("first/png.json", manifestJSON(name: "png"))
+        let duplicate = try root.write("second/png.json", manifestJSON(name: "png", version: "9.9"))
+        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [first, second]))
+        #expect(result.plugins.map(\.manifest.version) == ["1.0.0"])
+        #expect(result.faults.count == 1)
+        #expect(result.faults.first?.reason == .duplicateName)
+        #expect(result.faults.first?.file == duplicate)
+        #expect(result.faults.first?.detail.contains(first + "/png.json") == true)
+    }
+
+    @Test func libraryWithoutManifestIsReported() throws {
+        let root = try TemporaryDirectory()
+        let orphan = try root.write("libstray.so", "not even a library")
+        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [root.path]))
+        #expect(result.plugins.isEmpty)
+        #expect(result.faults == [PluginFault(.manifestMissing, file: orphan, detail: result.faults.first?.detail ?? "")])
+    }
+
+    @Test func brokenManifestIsSkippedAndOthersStillFound() throws {
+        let root = try TemporaryDirectory()
+        try root.write("good.json", manifestJSON(name: "good"))
+        try root.write("bad.json", "{")
+        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [root.path, "/nonexistent/folder"]))
+        #expect(result.plugins.map(\.name) == ["good"])
+        #expect(result.faults.map(\.reason) == [.invalidManifest])
+    }
+}
