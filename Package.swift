@@ -50,9 +50,8 @@ let coreTargets: [Target] = [
     .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit"]),
     .testTarget(name: "PNGCoderTests", dependencies: ["WebImageCore", .target(name: png.logic), "CReferenceDecoders"]),
     .testTarget(name: "JPEGCoderTests", dependencies: ["WebImageCore", .target(name: jpeg.logic), "CReferenceDecoders"]),
-    .testTarget(
-        name: "PluginIntegrationTests",
-        dependencies: ["WebImageCore"]),
+    .testTarget(name: "PluginIntegrationTests", dependencies: ["WebImageCore"], exclude: ["Fixtures"]),
+    .testTarget(name: "CLITests", dependencies: ["WebImageCore"]),
 ]
 
 let package = Package(

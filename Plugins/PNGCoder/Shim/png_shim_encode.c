@@ -1,0 +1,82 @@
+/* Encoding RGBA pixels to PNG in memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "png_shim_internal.h"
+
+/** A growing output buffer for libpng's write callback. */
+typedef struct memory_sink {
+    uint8_t *bytes;
+    size_t size;
+    size_t capacity;
+    int failed;
+} memory_sink;
+
+static void write_to_memory(png_structp png, png_bytep data, size_t count) {
+    memory_sink *sink = png_get_io_ptr(png);
+    if (count > sink->capacity - sink->size) {
+        size_t capacity = sink->capacity < 4096 ? 4096 : sink->capacity;
+        while (count > capacity - sink->size) capacity *= 2;
+        uint8_t *grown = realloc(sink->bytes, capacity);
+        if (grown == NULL) {
+            sink->failed = 1;
+            png_error(png, "out of memory for the encoded PNG");
+        }
+        sink->bytes = grown;
+        sink->capacity = capacity;
+    }
+    memcpy(sink->bytes + sink->size, data, count);
+    sink->size += count;
+}
+
+static void flush_memory(png_structp png) { (void)png; }
+
+static void on_write_error(png_structp png, png_const_charp message) {
+    png_shim_session *session = png_get_error_ptr(png);
+    strncpy(session->message, message, PNG_SHIM_MESSAGE_SIZE - 1);
+    png_longjmp(png, 1);
+}
+
+static void on_write_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+png_shim_status png_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+                                int sixteen_bit, int keep_alpha, int compression_level, png_shim_output *output,
+                                png_shim_error *error) {
+    output->bytes = NULL;
+    output->size = 0;
+    png_shim_session session;
+    memset(&session, 0, sizeof session);
+    memory_sink sink = {0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &session, on_write_error, on_write_warning);
+    png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+    if (png == NULL || info == NULL) {
+        png_destroy_write_struct(&png, info != NULL ? &info : NULL);
+        return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory creating the PNG writer");
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(sink.bytes);
+        return png_shim_fail(error, sink.failed ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_CORRUPT, session.message);
+    }
+    png_set_write_fn(png, &sink, write_to_memory, flush_memory);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, sixteen_bit ? 16 : 8,
+                 keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    if (!keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (sixteen_bit) png_set_swap(png);
+#endif
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)pixels + (size_t)y * stride);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    output->bytes = sink.bytes;
+    output->size = sink.size;
+    return PNG_SHIM_OK;
+}
+
+void png_shim_free(void *pointer) { free(pointer); }

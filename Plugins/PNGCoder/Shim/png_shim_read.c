@@ -1,0 +1,109 @@
+/* Whole-image decoding from memory: header, full RGBA decode. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "png_shim_internal.h"
+
+struct png_shim_reader {
+    png_shim_session session;
+    png_structp png;
+    png_infop info;
+    png_shim_header header;
+    int sixteen_bit;
+};
+
+static const char *const not_png_message = "not a PNG file (the signature is missing)";
+
+png_shim_status png_shim_read_header(const uint8_t *bytes, size_t size, png_shim_header *header,
+                                     png_shim_error *error) {
+    png_shim_reader *reader = NULL;
+    int sixteen = 0;
+    png_shim_status status = png_shim_open(bytes, size, 0, &reader, header, &sixteen, error);
+    png_shim_close(reader);
+    return status;
+}
+
+png_shim_status png_shim_open(const uint8_t *bytes, size_t size, int sixteen_bit, png_shim_reader **out,
+                              png_shim_header *header, int *sixteen_bit_output, png_shim_error *error) {
+    *out = NULL;
+    if (size < 8 || png_sig_cmp(bytes, 0, 8) != 0) {
+        if (size < 8 && png_sig_cmp(bytes, 0, size) == 0) {
+            return png_shim_fail(error, PNG_SHIM_TRUNCATED, "the file ends inside the PNG signature");
+        }
+        return png_shim_fail(error, PNG_SHIM_NOT_PNG, not_png_message);
+    }
+    png_shim_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
+    reader->session.bytes = bytes;
+    reader->session.size = size;
+    reader->png = png_shim_create_read(&reader->session);
+    if (reader->png != NULL) reader->info = png_create_info_struct(reader->png);
+    if (reader->png == NULL || reader->info == NULL) {
+        png_shim_close(reader);
+        return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory creating the PNG reader");
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        png_shim_status status = png_shim_caught(&reader->session, error);
+        png_shim_close(reader);
+        return status;
+    }
+    png_shim_use_memory_source(reader->png, &reader->session);
+    png_set_user_limits(reader->png, 0x7FFFFFFF, 0x7FFFFFFF);
+    png_read_info(reader->png, reader->info);
+    png_shim_fill_header(reader->png, reader->info, &reader->header);
+    reader->sixteen_bit = sixteen_bit && reader->header.bit_depth == 16;
+    *header = reader->header;
+    *sixteen_bit_output = reader->sixteen_bit;
+    *out = reader;
+    return PNG_SHIM_OK;
+}
+
+png_shim_status png_shim_read_image(png_shim_reader *reader, void *pixels, size_t stride, png_shim_error *error) {
+    png_structp png = reader->png;
+    const png_shim_header *header = &reader->header;
+    int use_table = header->color_type == PNG_COLOR_TYPE_PALETTE && !header->interlaced;
+    uint8_t *indices = NULL;
+    png_bytep *rows = NULL;
+    if (use_table) {
+        indices = malloc(header->width);
+        if (indices == NULL) return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
+    } else if (header->interlaced) {
+        rows = malloc(sizeof(png_bytep) * header->height);
+        if (rows == NULL) return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
+        for (uint32_t y = 0; y < header->height; y++) rows[y] = (png_bytep)pixels + (size_t)y * stride;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        free(indices);
+        free(rows);
+        return png_shim_caught(&reader->session, error);
+    }
+    uint32_t table[256];
+    png_shim_set_rgba_transforms(png, header, reader->sixteen_bit, use_table);
+    if (header->interlaced) png_set_interlace_handling(png);
+    png_read_update_info(png, reader->info);
+    if (use_table) {
+        png_shim_palette_table(png, reader->info, table);
+        for (uint32_t y = 0; y < header->height; y++) {
+            png_read_row(png, indices, NULL);
+            png_shim_expand_indices(indices, header->width, table, (uint8_t *)pixels + (size_t)y * stride);
+        }
+    } else if (header->interlaced) {
+        png_read_image(png, rows);
+    } else {
+        for (uint32_t y = 0; y < header->height; y++) png_read_row(png, (png_bytep)pixels + (size_t)y * stride, NULL);
+    }
+    free(indices);
+    free(rows);
+    return PNG_SHIM_OK;
+}
+
+void png_shim_close(png_shim_reader *reader) {
+    if (reader == NULL) return;
+    if (reader->png != NULL) png_destroy_read_struct(&reader->png, reader->info != NULL ? &reader->info : NULL, NULL);
+    free(reader);
+}
+
+png_structp png_shim_reader_png(png_shim_reader *reader) { return reader->png; }
+png_infop png_shim_reader_info(png_shim_reader *reader) { return reader->info; }
+png_shim_session *png_shim_reader_session(png_shim_reader *reader) { return &reader->session; }
+const png_shim_header *png_shim_reader_header(const png_shim_reader *reader) { return &reader->header; }
