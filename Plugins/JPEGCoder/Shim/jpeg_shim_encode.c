@@ -1,0 +1,71 @@
+/* Encoding RGBA pixels to a baseline JPEG in memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jpeg_shim_internal.h"
+
+/** Composites one RGBA row (8 or 16 bits) over the background into packed RGB8. */
+static void flatten_row(const uint8_t *source, uint32_t width, int sixteen_bit, const uint8_t background[3],
+                        uint8_t *rgb) {
+    for (uint32_t x = 0; x < width; x++) {
+        uint32_t channels[4];
+        if (sixteen_bit) {
+            const uint16_t *pixel = (const uint16_t *)(const void *)(source + (size_t)x * 8);
+            for (int c = 0; c < 4; c++) channels[c] = (pixel[c] * 255u + 32767u) / 65535u;
+        } else {
+            for (int c = 0; c < 4; c++) channels[c] = source[(size_t)x * 4 + c];
+        }
+        uint32_t alpha = channels[3];
+        for (int c = 0; c < 3; c++) {
+            rgb[(size_t)x * 3 + c] = (uint8_t)((channels[c] * alpha + background[c] * (255 - alpha) + 127) / 255);
+        }
+    }
+}
+
+jpeg_shim_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+                                  int sixteen_bit, int quality, uint32_t background_rgba, jpeg_shim_output *output,
+                                  jpeg_shim_error *error) {
+    output->bytes = NULL;
+    output->size = 0;
+    if (width == 0 || height == 0 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
+        return jpeg_shim_fail(error, JPEG_SHIM_INVALID_ARGUMENT, "JPEG sides must be 1...65500 pixels");
+    }
+    uint8_t background[3] = {(uint8_t)(background_rgba >> 24), (uint8_t)(background_rgba >> 16),
+                             (uint8_t)(background_rgba >> 8)};
+    struct jpeg_compress_struct info;
+    jpeg_shim_error_manager errors;
+    /* libjpeg writes these through their addresses, so they stay valid after a longjmp. */
+    unsigned char *destination = NULL;
+    unsigned long size = 0;
+    uint8_t *volatile row = malloc((size_t)width * 3);
+    if (row == NULL) return jpeg_shim_fail(error, JPEG_SHIM_OUT_OF_MEMORY, "out of memory");
+    jpeg_shim_use_error_manager((j_common_ptr)&info, &errors);
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_compress(&info);
+        free(row);
+        free(destination);
+        return jpeg_shim_caught(&errors, error);
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, &destination, &size);
+    info.image_width = width;
+    info.image_height = height;
+    info.input_components = 3;
+    info.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < height) {
+        flatten_row((const uint8_t *)pixels + (size_t)info.next_scanline * stride, width, sixteen_bit, background, row);
+        JSAMPROW rows[1] = {row};
+        jpeg_write_scanlines(&info, rows, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    free(row);
+    output->bytes = destination;
+    output->size = size;
+    return JPEG_SHIM_OK;
+}
+
+void jpeg_shim_free(void *pointer) { free(pointer); }

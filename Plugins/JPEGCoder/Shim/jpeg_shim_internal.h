@@ -1,0 +1,48 @@
+/* Shared by the JPEG shim's files: the longjmp error manager, EXIF and colour helpers. */
+#ifndef WEBIMAGE_JPEG_SHIM_INTERNAL_H
+#define WEBIMAGE_JPEG_SHIM_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdio.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+#include "jpeg_shim.h"
+
+/** An error manager that longjmps to `jump` and remembers why. */
+typedef struct jpeg_shim_error_manager {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+    /** Set when libjpeg warned that the data ended early (it then pads with a fake EOI). */
+    int hit_end_of_data;
+    /** A status chosen by the shim before it raised the error (0 = none). */
+    jpeg_shim_status forced_status;
+} jpeg_shim_error_manager;
+
+/** Installs `manager` as `info`'s error handler. */
+void jpeg_shim_use_error_manager(j_common_ptr info, jpeg_shim_error_manager *manager);
+
+/** Copies `message` into `error`, truncating to fit, and returns `status`. */
+jpeg_shim_status jpeg_shim_fail(jpeg_shim_error *error, jpeg_shim_status status, const char *message);
+
+/** The status and message for an error caught by setjmp. */
+jpeg_shim_status jpeg_shim_caught(const jpeg_shim_error_manager *manager, jpeg_shim_error *error);
+
+/** Asks libjpeg to keep APP1 markers (EXIF) while reading the header. */
+void jpeg_shim_keep_exif(j_decompress_ptr info);
+
+/** Fills `header` after jpeg_read_header, including the EXIF orientation. */
+void jpeg_shim_fill_header(j_decompress_ptr info, jpeg_shim_header *header);
+
+/** Chooses the output colour space: RGBA for gray / YCbCr / RGB, CMYK for CMYK / YCCK. */
+void jpeg_shim_choose_output(j_decompress_ptr info);
+
+/** Converts a row of `count` CMYK pixels (Adobe-inverted when `inverted`) in place to RGBA. */
+void jpeg_shim_cmyk_to_rgba(uint8_t *row, uint32_t count, int inverted);
+
+/** Reads every remaining scanline of the current output pass into `pixels`; handles CMYK. */
+void jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride);
+
+#endif

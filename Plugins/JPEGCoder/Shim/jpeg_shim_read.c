@@ -1,0 +1,95 @@
+/* Whole-image decoding from memory, full size or DCT-scaled. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jpeg_shim_internal.h"
+
+struct jpeg_shim_reader {
+    struct jpeg_decompress_struct info;
+    jpeg_shim_error_manager errors;
+    int created;
+};
+
+uint32_t jpeg_shim_scale_for_box(uint32_t width, uint32_t height, uint32_t box_width, uint32_t box_height) {
+    if (box_width == 0 || box_height == 0) return 8;
+    static const uint32_t choices[] = {1, 2, 4};
+    for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
+        uint64_t scaled_width = ((uint64_t)width * choices[i] + 7) / 8;
+        uint64_t scaled_height = ((uint64_t)height * choices[i] + 7) / 8;
+        if (scaled_width >= box_width && scaled_height >= box_height) return choices[i];
+    }
+    return 8;
+}
+
+static int looks_like_jpeg(const uint8_t *bytes, size_t size) {
+    return size >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
+}
+
+jpeg_shim_status jpeg_shim_read_header(const uint8_t *bytes, size_t size, jpeg_shim_header *header,
+                                       jpeg_shim_error *error) {
+    jpeg_shim_reader *reader = NULL;
+    uint32_t width = 0, height = 0;
+    jpeg_shim_status status = jpeg_shim_open(bytes, size, 8, &reader, header, &width, &height, error);
+    jpeg_shim_close(reader);
+    return status;
+}
+
+jpeg_shim_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scale_eighths, jpeg_shim_reader **out,
+                                jpeg_shim_header *header, uint32_t *width, uint32_t *height, jpeg_shim_error *error) {
+    *out = NULL;
+    if (!looks_like_jpeg(bytes, size)) {
+        if (size < 3 && (size == 0 || bytes[0] == 0xFF) && (size < 2 || bytes[1] == 0xD8)) {
+            return jpeg_shim_fail(error, JPEG_SHIM_TRUNCATED, "the file ends inside the JPEG signature");
+        }
+        return jpeg_shim_fail(error, JPEG_SHIM_NOT_JPEG, "not a JPEG file (no SOI marker)");
+    }
+    if (scale_eighths != 1 && scale_eighths != 2 && scale_eighths != 4 && scale_eighths != 8) {
+        return jpeg_shim_fail(error, JPEG_SHIM_INVALID_ARGUMENT, "the scale must be 1, 2, 4 or 8 eighths");
+    }
+    jpeg_shim_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) return jpeg_shim_fail(error, JPEG_SHIM_OUT_OF_MEMORY, "out of memory");
+    jpeg_shim_use_error_manager((j_common_ptr)&reader->info, &reader->errors);
+    if (setjmp(reader->errors.jump)) {
+        jpeg_shim_status status = reader->errors.hit_end_of_data
+                                      ? jpeg_shim_fail(error, JPEG_SHIM_TRUNCATED, "the file ends inside the JPEG header")
+                                      : jpeg_shim_caught(&reader->errors, error);
+        jpeg_shim_close(reader);
+        return status;
+    }
+    jpeg_create_decompress(&reader->info);
+    reader->created = 1;
+    jpeg_mem_src(&reader->info, bytes, (unsigned long)size);
+    jpeg_shim_keep_exif(&reader->info);
+    jpeg_read_header(&reader->info, TRUE);
+    if (reader->errors.hit_end_of_data) longjmp(reader->errors.jump, 1);
+    jpeg_shim_fill_header(&reader->info, header);
+    jpeg_shim_choose_output(&reader->info);
+    reader->info.scale_num = scale_eighths;
+    reader->info.scale_denom = 8;
+    jpeg_calc_output_dimensions(&reader->info);
+    *width = reader->info.output_width;
+    *height = reader->info.output_height;
+    *out = reader;
+    return JPEG_SHIM_OK;
+}
+
+jpeg_shim_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride,
+                                      jpeg_shim_error *error) {
+    if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);
+    jpeg_start_decompress(&reader->info);
+    jpeg_shim_read_rows(&reader->info, pixels, stride);
+    if (reader->errors.hit_end_of_data) {
+        return jpeg_shim_fail(error, JPEG_SHIM_TRUNCATED, "the file ends before the image is complete");
+    }
+    jpeg_finish_decompress(&reader->info);
+    if (reader->errors.hit_end_of_data) {
+        return jpeg_shim_fail(error, JPEG_SHIM_TRUNCATED, "the file ends before the image is complete");
+    }
+    return JPEG_SHIM_OK;
+}
+
+void jpeg_shim_close(jpeg_shim_reader *reader) {
+    if (reader == NULL) return;
+    if (reader->created) jpeg_destroy_decompress(&reader->info);
+    free(reader);
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Decodes with libjpeg-turbo's own `djpeg` tool (package libjpeg-turbo-progs), the
+/// reference our pixels must equal.
+enum Djpeg {
+    struct Output {
+        var width: Int
+        var height: Int
+        /// 1 for PGM, 3 for PPM.
+        var channels: Int
+        var samples: [UInt8]
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `djpeg -pnm [-scale num/8] file`.
+    static func decode(_ path: String, scaleEighths: Int = 8) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/djpeg")
+        var arguments = ["-pnm"]
+        if scaleEighths != 8 { arguments += ["-scale", "\(scaleEighths)/8"] }
+        process.arguments = arguments + [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(description: "djpeg failed on \(path)") }
+        return try parsePNM([UInt8](data))
+    }
+
+    /// Parses a binary PGM (P5) or PPM (P6) with maxval 255.
+    static func parsePNM(_ bytes: [UInt8]) throws -> Output {
+        var fields: [String] = []
+        var index = 0
+        while fields.count < 4 && index < bytes.count {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
+            var field = ""
+            while index < bytes.count, bytes[index] != 0x20, bytes[index] != 0x0A, bytes[index] != 0x0D {
+                field.append(Character(UnicodeScalar(bytes[index])))
+                index += 1
+            }
+            fields.append(field)
+        }
+        index += 1
+        guard fields.count == 4, let width = Int(fields[1]), let height = Int(fields[2]) else {
+            throw Failure(description: "djpeg wrote an unexpected header \(fields)")
+        }
+        let channels = fields[0] == "P5" ? 1 : 3
+        return Output(width: width, height: height, channels: channels, samples: Array(bytes[index...]))
+    }
+}
