@@ -1,0 +1,98 @@
+/*
+ * reference_decoders.h — plain libpng / libjpeg-turbo decoders for comparison.
+ *
+ * Benchmarks and pixel-parity tests compare WebImage's coders against these. They call
+ * the C libraries directly, the way a C program would, and share no code with WebImage.
+ *
+ * Conventions for every function:
+ *  - Returns REFERENCE_OK (0) or one of the REFERENCE_ERROR_* codes; on failure
+ *    reference_last_error() describes why.
+ *  - Output is tightly packed rows (stride = width × bytes per pixel), top row first,
+ *    straight (not premultiplied) alpha. Nothing is allocated for the caller.
+ *  - No colour management: no gamma, ICC or EXIF orientation is applied.
+ *  - Functions are reentrant; the error message is per thread.
+ */
+#ifndef REFERENCE_DECODERS_H
+#define REFERENCE_DECODERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Success. */
+#define REFERENCE_OK 0
+/** A NULL pointer, empty input or a scale factor of 0. */
+#define REFERENCE_ERROR_ARGUMENT 1
+/** The bytes are not a PNG (or JPEG) file at all. */
+#define REFERENCE_ERROR_NOT_THIS_FORMAT 2
+/** The library rejected the data (corrupt, unsupported colour space, ...). */
+#define REFERENCE_ERROR_DECODE 3
+/** The data ends before the image is complete. */
+#define REFERENCE_ERROR_TRUNCATED 4
+/** `out_size` is smaller than width × height × bytes per pixel. */
+#define REFERENCE_ERROR_BUFFER_TOO_SMALL 5
+
+/** Why the last failing call on this thread failed ("" when none has). */
+const char *reference_last_error(void);
+
+/* ------------------------------------------------------------------ PNG (libpng 1.6) */
+
+/**
+ * Reads the PNG header. `bit_depth` (may be NULL) receives the file's bits per sample:
+ * 1, 2, 4, 8 or 16.
+ */
+int reference_png_probe(const uint8_t *bytes, size_t size, uint32_t *width, uint32_t *height, int *bit_depth);
+
+/**
+ * Decodes a whole PNG to RGBA into `out`, which must hold width × height × 4 bytes
+ * (`sixteen_bit` == 0) or width × height × 8 bytes (`sixteen_bit` != 0).
+ *
+ * libpng transforms used: png_set_expand (palette, low-bit gray and tRNS become 8-bit
+ * RGB(A)), png_set_gray_to_rgb, png_set_filler(PNG_FILLER_AFTER) for an opaque alpha
+ * where the file has none, png_set_interlace_handling.
+ *  - 8-bit output: 16-bit files are reduced with png_set_scale_16, which ROUNDS
+ *    (v × 255 / 65535 to nearest), not png_set_strip_16, which truncates.
+ *  - 16-bit output: samples are native-endian (png_set_swap on little-endian hosts);
+ *    files with 8 bits or fewer are widened with png_set_expand_16 (v × 257).
+ * The chunks after the image data are read too (png_read_end), so a file cut anywhere
+ * before IEND fails with REFERENCE_ERROR_TRUNCATED.
+ */
+int reference_png_decode(const uint8_t *bytes, size_t size, int sixteen_bit, void *out, size_t out_size);
+
+/* ------------------------------------------------------------------ JPEG (libjpeg-turbo) */
+
+/**
+ * Reads the JPEG header and reports the output size libjpeg produces when decoding at
+ * scale_num / scale_denom (1, 1 for full size). libjpeg-turbo supports the scales
+ * M/8 for M = 1...16 and rounds a requested scale up to the next of those; the size is
+ * then ceil(stored size × M / 8).
+ */
+int reference_jpeg_probe(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom,
+                         uint32_t *width, uint32_t *height);
+
+/**
+ * Decodes a JPEG at full size to RGBA8 (JCS_EXT_RGBA) into `out`, which must hold
+ * width × height × 4 bytes. All other libjpeg settings are the defaults (JDCT_ISLOW,
+ * fancy upsampling), so R, G, B equal `djpeg -pnm` output; alpha is 255. Grayscale
+ * files come out as R = G = B. CMYK/YCCK files fail with REFERENCE_ERROR_DECODE.
+ * Data that ends early (libjpeg warning JWRN_JPEG_EOF) fails with REFERENCE_ERROR_TRUNCATED;
+ * other recoverable corruption warnings are tolerated, as djpeg tolerates them.
+ */
+int reference_jpeg_decode(const uint8_t *bytes, size_t size, void *out, size_t out_size);
+
+/**
+ * Like reference_jpeg_decode, with libjpeg's DCT scaling (scale_num / scale_denom,
+ * default DCT method). `out` must hold the size reference_jpeg_probe reports for the
+ * same scale × 4 bytes. Matches `djpeg -scale M/N -pnm`.
+ */
+int reference_jpeg_decode_scaled(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom,
+                                 void *out, size_t out_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REFERENCE_DECODERS_H */
