@@ -34,7 +34,7 @@ let jpeg = CoderPlugin(
     product: "WebImageJPEG", nativeLibraries: ["jpeg"])
 
 let coreTargets: [Target] = [
-    .target(name: "CWebImagePlugin"),
+    .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
     .target(
         name: "WebImageCore",
         dependencies: ["CWebImagePlugin", .product(name: "Logging", package: "swift-log")]),

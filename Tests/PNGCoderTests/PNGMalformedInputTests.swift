@@ -5,9 +5,10 @@ import WebImageCore
 @Suite struct PNGMalformedInputTests {
     let coder = PNGImageCoder()
 
-    func decodeError(_ bytes: [UInt8]) throws -> ImageCodingError {
-        try #require(throws: ImageCodingError.self) {
-            try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }
+    func decodeError(_ bytes: [UInt8], thumbnail: Bool = false) throws -> ImageCodingError {
+        let request = DecodeRequest(thumbnailBox: thumbnail ? (64, 64) : nil)
+        return try #require(throws: ImageCodingError.self) {
+            try bytes.withUnsafeBytes { try coder.decode($0, request: request) }
         }
     }
 
@@ -46,6 +47,24 @@ import WebImageCore
             }
         }
         #expect(thumbnailError.kind == .corruptData || thumbnailError.kind == .truncatedData)
+    }
+
+    /// 64 KiB of deterministic noise (a linear congruential generator) after the signature.
+    static func noise(after signature: [UInt8], seed: UInt32) -> [UInt8] {
+        var state = seed
+        return signature + (0..<65536).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt32])
+    func randomBytesAfterTheSignatureAreATypedError(seed: UInt32) throws {
+        let bytes = Self.noise(after: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], seed: seed)
+        let error = try decodeError(bytes)
+        #expect(error.kind != .internalError)
+        let thumbnailError = try decodeError(bytes, thumbnail: true)
+        #expect(thumbnailError.kind != .internalError)
     }
 
     @Test func otherBytesAreNotPNG() throws {

@@ -1,0 +1,84 @@
+# WebImage: build, test, install and demo. `make demo` and `make test` are the README's quick start.
+
+SWIFT ?= swift
+# Where `make install` puts bin/, lib/ and include/ (default: a local prefix in out/).
+PREFIX ?= $(CURDIR)/out/prefix
+# Debian packages the build, the tests and the install need.
+DEBIAN_PACKAGES := libpng-dev libjpeg62-turbo-dev zlib1g-dev pkg-config gcc libjpeg-turbo-progs patchelf
+# The Swift runtime libraries the toolchain links against.
+SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(SWIFT)))))/lib/swift/linux
+PLUGIN_LIBRARIES := libWebImagePNG.so libWebImageJPEG.so
+DEMO_OUTPUT := $(CURDIR)/out/demo
+
+.PHONY: all deps build test check-install install demo format clean
+
+all: build
+
+## deps: installs the Debian packages that are missing (as root, or with sudo)
+deps:
+	@missing=""; \
+	for package in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	fi
+
+## build: debug build of everything, tests included
+build: deps
+	$(SWIFT) build --build-tests
+
+## test: every Swift test suite, then the install check (pkg-config, relocatable prefix)
+test: build
+	$(SWIFT) test
+	$(MAKE) --no-print-directory check-install
+
+check-install:
+	sh Tests/Install/check-install.sh
+
+## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN)
+install: deps
+	$(SWIFT) build -c release --product webimage
+	$(SWIFT) build -c release --product WebImagePNG
+	$(SWIFT) build -c release --product WebImageJPEG
+	@set -e; \
+	bin=$$($(SWIFT) build -c release --show-bin-path); \
+	plugins="$(PREFIX)/lib/webimage/plugins"; runtime="$(PREFIX)/lib/webimage/swift"; \
+	install -d "$(PREFIX)/bin" "$$plugins" "$$runtime" "$(PREFIX)/include/webimage" "$(PREFIX)/lib/pkgconfig"; \
+	install -m 755 "$$bin/webimage" "$(PREFIX)/bin/webimage"; \
+	for library in $(PLUGIN_LIBRARIES); do install -m 755 "$$bin/$$library" "$$plugins/$$library"; done; \
+	install -m 644 plugin-manifests/*.json "$$plugins/"; \
+	for library in $$(ldd "$(PREFIX)/bin/webimage" $$(for l in $(PLUGIN_LIBRARIES); do echo "$$plugins/$$l"; done) \
+	    | awk -v dir="$(SWIFT_RUNTIME_DIR)/" 'index($$3, dir) == 1 { print $$3 }' | sort -u); do \
+	  install -m 644 "$$library" "$$runtime/"; \
+	  patchelf --set-rpath '$$ORIGIN' "$$runtime/$$(basename $$library)"; \
+	done; \
+	patchelf --set-rpath '$$ORIGIN/../lib/webimage/swift' "$(PREFIX)/bin/webimage"; \
+	for library in $(PLUGIN_LIBRARIES); do patchelf --set-rpath '$$ORIGIN/../swift' "$$plugins/$$library"; done; \
+	install -m 644 Sources/CWebImagePlugin/include/webimage_plugin.h "$(PREFIX)/include/webimage/"; \
+	sed 's/@VERSION@/1.0.0/' Sources/CWebImagePlugin/webimage-plugin.pc.in > "$(PREFIX)/lib/pkgconfig/webimage-plugin.pc"; \
+	echo "Installed WebImage into $(PREFIX)"
+
+## demo: installs into out/prefix, lists the plugins, thumbnails the sample images
+demo: install
+	@set -e; \
+	echo; echo "== $(PREFIX)/bin/webimage plugins list   (found with no flags, next to the executable)"; \
+	"$(PREFIX)/bin/webimage" plugins list; \
+	mkdir -p "$(DEMO_OUTPUT)"; \
+	for image in Examples/sample-images/*.jpg Examples/sample-images/*.png; do \
+	  name=$$(basename "$$image"); stem=$${name%.*}; \
+	  echo; echo "== webimage info $$image"; \
+	  "$(PREFIX)/bin/webimage" info "$$image"; \
+	  echo "== webimage convert $$image $(DEMO_OUTPUT)/$$stem-thumbnail.png --thumbnail 200x200"; \
+	  "$(PREFIX)/bin/webimage" convert "$$image" "$(DEMO_OUTPUT)/$$stem-thumbnail.png" --thumbnail 200x200; \
+	done; \
+	echo; echo "Thumbnails are in $(DEMO_OUTPUT)"
+
+## format: formats every Swift file with the toolchain's swift format
+format:
+	$(SWIFT) format -i -r Package.swift Sources Plugins Tests
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Installs WebImage into a temporary prefix and checks it the way a user would:
+#  - the installed webimage finds its plugins with no flag;
+#  - the third-party example builds with one cc line from `pkg-config --cflags webimage-plugin`
+#    and, copied into `pkg-config --variable=plugindir webimage-plugin`, decodes;
+#  - the prefix still works after it has been moved (relocatable RUNPATHs).
+# Exits non-zero with a message on the first failure.
+set -eu
+repository=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "check-install: FAILED: $*" >&2; exit 1; }
+
+make -C "$repository" --no-print-directory install PREFIX="$work/prefix" >"$work/install.log" 2>&1 \
+  || { cat "$work/install.log" >&2; fail "make install"; }
+export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+unset WEBIMAGE_PLUGIN_PATH
+
+cd "$repository/Examples/ThirdPartyCoder"
+cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC $(pkg-config --cflags webimage-plugin) \
+  -o "$work/libwebimage-pnm.so" pnm_coder.c pnm_header.c pnm_raster.c pnm_encode.c || fail "building the example"
+plugindir=$(pkg-config --variable=plugindir webimage-plugin)
+[ "$(cd "$plugindir" && pwd -P)" = "$(cd "$work/prefix/lib/webimage/plugins" && pwd -P)" ] || fail "plugindir is $plugindir"
+cp "$work/libwebimage-pnm.so" pnm.json "$plugindir/"
+
+mv "$work/prefix" "$work/moved"
+webimage="$work/moved/bin/webimage"
+"$webimage" plugins verify >"$work/verify.txt" 2>&1 || { cat "$work/verify.txt" >&2; fail "plugins verify"; }
+for plugin in png jpeg pnm; do
+  grep -q "$plugin" "$work/verify.txt" || fail "plugins verify does not mention $plugin"
+done
+
+printf 'P6\n2 1\n255\n\377\000\000\000\000\377' >"$work/red-blue.ppm"
+"$webimage" convert "$work/red-blue.ppm" "$work/red-blue.png" >/dev/null || fail "convert ppm -> png"
+"$webimage" info "$work/red-blue.png" --json | grep -q '"width" *: *2' || fail "info on the converted png"
+"$webimage" convert "$repository/Tests/Fixtures/jpeg/orientation-6.jpg" "$work/upright.png" --thumbnail 20x20 >/dev/null \
+  || fail "convert jpeg -> png thumbnail"
+"$webimage" info "$work/upright.png" --json | grep -q '"height" *: *20' || fail "thumbnail size"
+if ldd "$webimage" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then fail "unresolved libraries"; fi
+echo "check-install: ok (installed, relocated, example plugin built with pkg-config and used)"
