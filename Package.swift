@@ -43,13 +43,14 @@ let coreTargets: [Target] = [
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [
-            "WebImageCore", "CReferenceDecoders",
+            "WebImageCore", "CWebImagePlugin", "CReferenceDecoders",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
     .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit"]),
     .testTarget(name: "PNGCoderTests", dependencies: ["WebImageCore", .target(name: png.logic), "CReferenceDecoders"]),
-    .testTarget(name: "JPEGCoderTests", dependencies: ["WebImageCore", .target(name: jpeg.logic), "CReferenceDecoders"]),
+    .testTarget(
+        name: "JPEGCoderTests", dependencies: ["WebImageCore", .target(name: jpeg.logic), "CReferenceDecoders"]),
     .testTarget(name: "PluginIntegrationTests", dependencies: ["WebImageCore"], exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["WebImageCore"]),
 ]

@@ -27,7 +27,8 @@ enum CoderTableFunctions {
             reportingErrors(error) {
                 let exported = ExportedCoder.installed
                 let request = DecodeRequest(options, allocator: exported.allocator)
-                let decoded = try exported.coder.decode(UnsafeRawBufferPointer(start: bytes, count: size), request: request)
+                let decoded = try exported.coder.decode(
+                    UnsafeRawBufferPointer(start: bytes, count: size), request: request)
                 image.pointee = webimage_image(handingOver: decoded)
             }
         }
@@ -59,7 +60,8 @@ enum CoderTableFunctions {
                         image: try PixelBuffer(borrowing: frames[$0].image),
                         durationMilliseconds: Int(frames[$0].duration_ms))
                 }
-                let bytes = try coder.encodeAnimation(animation, request: EncodeRequest(options, formats: coder.formats))
+                let bytes = try coder.encodeAnimation(
+                    animation, request: EncodeRequest(options, formats: coder.formats))
                 try handOver(bytes, to: output)
             }
         }

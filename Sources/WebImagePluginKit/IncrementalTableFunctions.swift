@@ -23,7 +23,8 @@ enum IncrementalTableFunctions {
                 guard let coder = exported.coder as? any ProgressiveImageCoder else {
                     throw ImageCodingError(.unsupportedOperation, "this coder cannot decode incrementally")
                 }
-                let made = try coder.makeIncrementalDecoder(request: DecodeRequest(options, allocator: exported.allocator))
+                let made = try coder.makeIncrementalDecoder(
+                    request: DecodeRequest(options, allocator: exported.allocator))
                 decoder.pointee = OpaquePointer(Unmanaged.passRetained(IncrementalBox(made)).toOpaque())
             }
         }

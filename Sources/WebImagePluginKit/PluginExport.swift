@@ -23,7 +23,8 @@ public enum PluginExport {
     ) -> UnsafeRawPointer? {
         guard host.pointee.abi_version >= 1 else { return nil }
         ExportedCoder.install(ExportedCoder(coder: coder, allocator: PixelAllocator(host: host)))
-        return UnsafeRawPointer(DescriptorStore.descriptor(for: coder, name: name, version: version, threadSafe: threadSafe))
+        return UnsafeRawPointer(
+            DescriptorStore.descriptor(for: coder, name: name, version: version, threadSafe: threadSafe))
     }
 }
 

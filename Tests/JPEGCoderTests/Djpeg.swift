@@ -36,7 +36,9 @@ enum Djpeg {
         var fields: [String] = []
         var index = 0
         while fields.count < 4 && index < bytes.count {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+                index += 1
+            }
             var field = ""
             while index < bytes.count, bytes[index] != 0x20, bytes[index] != 0x0A, bytes[index] != 0x0D {
                 field.append(Character(UnicodeScalar(bytes[index])))

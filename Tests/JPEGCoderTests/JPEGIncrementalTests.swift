@@ -5,7 +5,9 @@ import WebImageCore
 @Suite struct JPEGIncrementalTests {
     let coder = JPEGImageCoder()
 
-    func feed(_ bytes: [UInt8], to decoder: any IncrementalImageDecoder, chunk: Int, upTo end: Int, isFinal: Bool) throws {
+    func feed(_ bytes: [UInt8], to decoder: any IncrementalImageDecoder, chunk: Int, upTo end: Int, isFinal: Bool)
+        throws
+    {
         var offset = 0
         while offset < end {
             let stop = min(offset + chunk, end)

@@ -17,7 +17,8 @@ import WebImageCore
         #expect(oriented.orientation == .up)
         let swaps = orientation >= 5
         #expect((oriented.width, oriented.height) == (swaps ? (43, 61) : (61, 43)))
-        let expected = try OrientationTransform.apply(ImageOrientation(exifValue: UInt32(orientation)), to: upright.pixels)
+        let expected = try OrientationTransform.apply(
+            ImageOrientation(exifValue: UInt32(orientation)), to: upright.pixels)
         #expect(oriented.pixels.packedBytes() == expected.packedBytes())
     }
 
@@ -30,7 +31,8 @@ import WebImageCore
 
     @Test func thumbnailsFitTheBoxAfterOrientation() throws {
         let image = try manager.decode(
-            try Fixture.bytes("jpeg/orientation-6.jpg"), options: DecodeOptions(thumbnail: ThumbnailSize(width: 20, height: 30)))
+            try Fixture.bytes("jpeg/orientation-6.jpg"),
+            options: DecodeOptions(thumbnail: ThumbnailSize(width: 20, height: 30)))
         #expect(image.width == 20 && image.height == 28)
         let exact = try manager.decode(
             try Fixture.bytes("jpeg/orientation-6.jpg"),

@@ -47,7 +47,9 @@ import WebImageCore
         for (name, depth, traits) in cases {
             let bytes = try Fixture.bytes("png/\(name).png")
             let info = try bytes.withUnsafeBytes { try coder.probe($0) }
-            #expect(info == ImageInfo(format: "png", width: 13, height: 7, bitsPerComponent: depth, traits: traits), "\(name)")
+            #expect(
+                info == ImageInfo(format: "png", width: 13, height: 7, bitsPerComponent: depth, traits: traits),
+                "\(name)")
         }
     }
 

@@ -49,7 +49,8 @@ enum PNGFixturePixels {
         case "graya":
             return [value(0), value(0), value(0), value(1)]
         case "rgb":
-            let transparent = kind.hasTRNS && (0..<3).allSatisfy { sample(x, y, $0, depth: 8) == sample(0, 0, $0, depth: 8) }
+            let transparent =
+                kind.hasTRNS && (0..<3).allSatisfy { sample(x, y, $0, depth: 8) == sample(0, 0, $0, depth: 8) }
             return [value(0), value(1), value(2), transparent ? 0 : opaque]
         case "rgba":
             return [value(0), value(1), value(2), value(3)]

@@ -33,9 +33,10 @@ import WebImageCore
         let error = try decodeError(try Fixture.bytes("png/bad-zero-width.png"))
         #expect(error.kind == .corruptData)
         #expect(error.message == "corrupt PNG: Invalid IHDR data")
-        #expect(try Fixture.bytes("png/bad-zero-width.png").withUnsafeBytes { raw in
-            Result { try coder.probe(raw) }
-        }.isFailure)
+        #expect(
+            try Fixture.bytes("png/bad-zero-width.png").withUnsafeBytes { raw in
+                Result { try coder.probe(raw) }
+            }.isFailure)
     }
 
     @Test func missingImageDataIsAnErrorNotAGreyImage() throws {
@@ -52,10 +53,11 @@ import WebImageCore
     /// 64 KiB of deterministic noise (a linear congruential generator) after the signature.
     static func noise(after signature: [UInt8], seed: UInt32) -> [UInt8] {
         var state = seed
-        return signature + (0..<65536).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: state >> 24)
-        }
+        return signature
+            + (0..<65536).map { _ in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: state >> 24)
+            }
     }
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt32])

@@ -37,7 +37,9 @@ import WebImageCore
         #expect(image.sourceWidth == 13 && image.sourceHeight == 7)
         for by in 0..<3 {
             for bx in 0..<5 {
-                #expect(image.pixels.channels(x: bx, y: by) == blockMean(name, bx: bx, by: by, factor: 3), "\(name) (\(bx), \(by))")
+                #expect(
+                    image.pixels.channels(x: bx, y: by) == blockMean(name, bx: bx, by: by, factor: 3),
+                    "\(name) (\(bx), \(by))")
             }
         }
     }

@@ -65,7 +65,8 @@ import WebImageCore
         let truncated = try #require(throws: ImageCodingError.self) {
             try manager.decode(try BuildProducts.fixture("jpeg/bad-truncated-progressive.jpg"))
         }
-        #expect(truncated == ImageCodingError(.truncatedData, "truncated JPEG: the file ends before the image is complete"))
+        #expect(
+            truncated == ImageCodingError(.truncatedData, "truncated JPEG: the file ends before the image is complete"))
         let tooLarge = try #require(throws: ImageCodingError.self) {
             try manager.decode(try BuildProducts.fixture("png/large-120mp.png"))
         }

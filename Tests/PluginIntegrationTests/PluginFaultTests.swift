@@ -14,7 +14,9 @@ import WebImageCore
         return try #require(faults.first)
     }
 
-    func folder(withFixture stem: String, manifestName: String? = nil, version: String = "1.0.0") throws -> PluginsFolder {
+    func folder(withFixture stem: String, manifestName: String? = nil, version: String = "1.0.0") throws
+        -> PluginsFolder
+    {
         let folder = try PluginsFolder()
         try folder.compileFixture(stem)
         try folder.writeFixtureManifest(name: manifestName ?? stem, library: "lib\(stem).so", version: version)
@@ -130,10 +132,11 @@ import WebImageCore
         let manager = host.makeCodersManager()
         let image = try manager.decode(try BuildProducts.fixture("png/rgba8.png"))
         #expect(image.width == 13)
-        #expect(Set(host.verify().map(\.reason)) == [
-            .unsupportedABIVersion, .descriptorMismatch, .entrySymbolMissing, .unresolvedSymbol, .entryFailed,
-            .notSharedObject,
-        ])
+        #expect(
+            Set(host.verify().map(\.reason)) == [
+                .unsupportedABIVersion, .descriptorMismatch, .entrySymbolMissing, .unresolvedSymbol, .entryFailed,
+                .notSharedObject,
+            ])
         #expect(try manager.decode(try BuildProducts.fixture("jpeg/baseline.jpg")).width == 61)
     }
 }

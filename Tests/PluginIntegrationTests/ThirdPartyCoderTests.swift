@@ -31,9 +31,10 @@ import WebImageCore
         let image = try host.makeCodersManager().decode(header + samples)
         #expect(image.format == "pnm")
         #expect(image.width == 3 && image.height == 2)
-        #expect(image.pixels.packedBytes() == [
-            255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 10, 20, 30, 255, 40, 50, 60, 255, 70, 80, 90, 255,
-        ])
+        #expect(
+            image.pixels.packedBytes() == [
+                255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 10, 20, 30, 255, 40, 50, 60, 255, 70, 80, 90, 255,
+            ])
     }
 
     @Test func aPGMConvertsToPNGThroughTwoPlugins() throws {

@@ -9,7 +9,9 @@ private struct StubCoder: ImageCoder {
     let name: String
     let accepts: Bool
     var marker: UInt8 = 0
-    var formats: [ImageFormat] { [ImageFormat(name: name, mimeType: "image/\(name)", capabilities: [.decode, .encode])] }
+    var formats: [ImageFormat] {
+        [ImageFormat(name: name, mimeType: "image/\(name)", capabilities: [.decode, .encode])]
+    }
     func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool { accepts }
     func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo { ImageInfo(format: name, width: 1, height: 1) }
     func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {

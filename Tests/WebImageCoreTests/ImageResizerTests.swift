@@ -27,7 +27,9 @@ import WebImageCore
     @Test func sixteenBitChannelsKeepTheirPrecision() throws {
         let source = try PixelBuffer(width: 2, height: 1, format: .rgba16)
         let row = source.row(0).assumingMemoryBound(to: UInt16.self)
-        for (index, value) in [1000, 2000, 3000, 65535, 1002, 2002, 3002, 65535].enumerated() { row[index] = UInt16(value) }
+        for (index, value) in [1000, 2000, 3000, 65535, 1002, 2002, 3002, 65535].enumerated() {
+            row[index] = UInt16(value)
+        }
         let output = try ImageResizer.resize(source, width: 1, height: 1)
         #expect(output.format == .rgba16)
         #expect(output.channels(x: 0, y: 0) == [1001, 2001, 3001, 65535])

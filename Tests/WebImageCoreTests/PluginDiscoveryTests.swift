@@ -36,7 +36,8 @@ import WebImageCore
         let orphan = try root.write("libstray.so", "not even a library")
         let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [root.path]))
         #expect(result.plugins.isEmpty)
-        #expect(result.faults == [PluginFault(.manifestMissing, file: orphan, detail: result.faults.first?.detail ?? "")])
+        #expect(
+            result.faults == [PluginFault(.manifestMissing, file: orphan, detail: result.faults.first?.detail ?? "")])
     }
 
     @Test func brokenManifestIsSkippedAndOthersStillFound() throws {

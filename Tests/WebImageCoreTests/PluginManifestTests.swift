@@ -38,13 +38,22 @@ import WebImageCore
 
     @Test(arguments: [
         ("{ \"name\": ", "not valid JSON"),
-        ("{ \"version\": \"1\", \"abi_version\": 1, \"library\": \"l.so\", \"kinds\": [\"coder\"] }", "missing field 'name'"),
-        (manifestJSON(name: "a").replacingOccurrences(of: "\"abi_version\": 1,", with: ""), "missing field 'abi_version'"),
+        (
+            "{ \"version\": \"1\", \"abi_version\": 1, \"library\": \"l.so\", \"kinds\": [\"coder\"] }",
+            "missing field 'name'"
+        ),
+        (
+            manifestJSON(name: "a").replacingOccurrences(of: "\"abi_version\": 1,", with: ""),
+            "missing field 'abi_version'"
+        ),
         (manifestJSON(name: "a", kinds: "[\"teleporter\"]"), "field 'kinds.[0]' is invalid"),
         (manifestJSON(name: "a", kinds: "[]"), "'kinds' is empty"),
         (manifestJSON(name: "a b"), "'name' must be letters"),
         (manifestJSON(name: "a").replacingOccurrences(of: "\"ffd8\"", with: "\"xyz\""), "invalid signature 'xyz'"),
-        (manifestJSON(name: "a").replacingOccurrences(of: "[\"decode\"]", with: "[\"fly\"]"), "unknown capability 'fly'"),
+        (
+            manifestJSON(name: "a").replacingOccurrences(of: "[\"decode\"]", with: "[\"fly\"]"),
+            "unknown capability 'fly'"
+        ),
         (manifestJSON(name: "a").replacingOccurrences(of: "[\"image/x-a\"]", with: "[]"), "has no 'mime_types'"),
     ])
     func rejectsBrokenManifestsWithAReason(json: String, reason: String) throws {

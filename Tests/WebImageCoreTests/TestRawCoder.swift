@@ -28,13 +28,19 @@ struct TestRawCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     static func header(_ bytes: UnsafeRawBufferPointer) throws -> Header {
-        guard bytes.count >= 11 else { throw ImageCodingError(.truncatedData, "WIRAW header needs 11 bytes, got \(bytes.count)") }
+        guard bytes.count >= 11 else {
+            throw ImageCodingError(.truncatedData, "WIRAW header needs 11 bytes, got \(bytes.count)")
+        }
         guard Array(bytes.prefix(5)) == magic else { throw ImageCodingError(.unsupportedFormat, "not a WIRAW file") }
         let width = Self.uint16(bytes, at: 5)
         let height = Self.uint16(bytes, at: 7)
         let frames = Int(bytes[10])
-        guard width > 0, height > 0, frames > 0 else { throw ImageCodingError(.corruptData, "WIRAW header has a zero size") }
-        guard bytes.count >= 11 + frames * 2 else { throw ImageCodingError(.truncatedData, "WIRAW durations are cut off") }
+        guard width > 0, height > 0, frames > 0 else {
+            throw ImageCodingError(.corruptData, "WIRAW header has a zero size")
+        }
+        guard bytes.count >= 11 + frames * 2 else {
+            throw ImageCodingError(.truncatedData, "WIRAW durations are cut off")
+        }
         let durations = (0..<frames).map { uint16(bytes, at: 11 + $0 * 2) }
         return Header(
             width: width, height: height, orientation: ImageOrientation(exifValue: UInt32(bytes[9])),
@@ -143,7 +149,8 @@ struct TestRawCoder: ProgressiveImageCoder, AnimatedImageCoder {
             try data.withUnsafeBytes { bytes in
                 guard let header = try? TestRawCoder.header(bytes), bytes.count > header.pixelOffset + header.width * 4
                 else { return nil }
-                return try TestRawCoder.decodeFrame(bytes, header: header, index: 0, request: request, allowPartial: true)
+                return try TestRawCoder.decodeFrame(
+                    bytes, header: header, index: 0, request: request, allowPartial: true)
             }
         }
     }

@@ -12,7 +12,9 @@ import WebImageCore
     @Test func neverUpscales() {
         let box = ThumbnailSize(width: 500, height: 500)
         #expect(box.targetSize(sourceWidth: 300, sourceHeight: 200) == (300, 200))
-        #expect(ThumbnailSize(width: 500, height: 500, preservesAspectRatio: false).targetSize(sourceWidth: 300, sourceHeight: 200) == (300, 200))
+        #expect(
+            ThumbnailSize(width: 500, height: 500, preservesAspectRatio: false).targetSize(
+                sourceWidth: 300, sourceHeight: 200) == (300, 200))
     }
 
     @Test func withoutAspectRatioIsExactlyTheBox() {

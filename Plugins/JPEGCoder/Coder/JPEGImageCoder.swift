@@ -46,7 +46,8 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
         var width: UInt32 = 0
         var height: UInt32 = 0
         try JPEGShimCall.run {
-            jpeg_shim_open(base.assumingMemoryBound(to: UInt8.self), bytes.count, scale, &reader, &header, &width, &height, &$0)
+            jpeg_shim_open(
+                base.assumingMemoryBound(to: UInt8.self), bytes.count, scale, &reader, &header, &width, &height, &$0)
         }
         defer { jpeg_shim_close(reader) }
         let pixels = try request.makeBuffer(width: Int(width), height: Int(height), format: .rgba8)

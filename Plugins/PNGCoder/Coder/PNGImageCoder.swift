@@ -32,7 +32,9 @@ public struct PNGImageCoder: ProgressiveImageCoder {
     public func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw Self.emptyInput }
         var header = png_shim_header()
-        try PNGShimCall.run { png_shim_read_header(base.assumingMemoryBound(to: UInt8.self), bytes.count, &header, &$0) }
+        try PNGShimCall.run {
+            png_shim_read_header(base.assumingMemoryBound(to: UInt8.self), bytes.count, &header, &$0)
+        }
         return header.imageInfo
     }
 
@@ -61,7 +63,8 @@ public struct PNGImageCoder: ProgressiveImageCoder {
                 png_shim_read_reduced(reader!, UInt32(factor), pixels.baseAddress, pixels.bytesPerRow, &$0)
             }
         } else {
-            pixels = try request.makeBuffer(width: width, height: height, format: sixteenBitOutput != 0 ? .rgba16 : .rgba8)
+            pixels = try request.makeBuffer(
+                width: width, height: height, format: sixteenBitOutput != 0 ? .rgba16 : .rgba8)
             try PNGShimCall.run { png_shim_read_image(reader!, pixels.baseAddress, pixels.bytesPerRow, &$0) }
         }
         return DecodedImage(

@@ -5,5 +5,6 @@ import WebImagePluginKit
 /// The PNG plugin's entry point: exports ``PNGImageCoder`` through the C ABI.
 @_cdecl("webimage_plugin_entry")
 public func webimagePluginEntry(_ host: UnsafePointer<webimage_host>) -> UnsafeRawPointer? {
-    PluginExport.coder(PNGImageCoder(), name: PNGImageCoder.pluginName, version: PNGImageCoder.pluginVersion, host: host)
+    PluginExport.coder(
+        PNGImageCoder(), name: PNGImageCoder.pluginName, version: PNGImageCoder.pluginVersion, host: host)
 }

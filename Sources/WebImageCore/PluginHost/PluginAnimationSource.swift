@@ -20,7 +20,9 @@ final class PluginAnimationSource: AnimatedImageSource {
         }
         guard status == WEBIMAGE_STATUS_OK, let state else {
             bytes.deallocate()
-            throw message.error(for: status == WEBIMAGE_STATUS_OK ? WEBIMAGE_STATUS_INTERNAL_ERROR : status, operation: "open animation")
+            throw message.error(
+                for: status == WEBIMAGE_STATUS_OK ? WEBIMAGE_STATUS_INTERNAL_ERROR : status, operation: "open animation"
+            )
         }
         self.coder = coder
         self.bytes = bytes
@@ -40,7 +42,8 @@ final class PluginAnimationSource: AnimatedImageSource {
 
     func decodeFrame(at index: Int, request: DecodeRequest) throws -> DecodedImage {
         guard index >= 0, index < info.frameCount else {
-            throw ImageCodingError(.invalidArgument, "frame \(index) does not exist; the animation has \(info.frameCount) frames")
+            throw ImageCodingError(
+                .invalidArgument, "frame \(index) does not exist; the animation has \(info.frameCount) frames")
         }
         var options = webimage_decode_options(request)
         var image = PluginCoder.emptyImage()
@@ -48,6 +51,7 @@ final class PluginAnimationSource: AnimatedImageSource {
         let status = coder.call {
             message.withError { coder.table.animation_decode_frame!(state, UInt32(index), &options, &image, $0) }
         }
-        return try coder.adopt(image, status: status, message: message, operation: "decode frame \(index)", request: request)
+        return try coder.adopt(
+            image, status: status, message: message, operation: "decode frame \(index)", request: request)
     }
 }

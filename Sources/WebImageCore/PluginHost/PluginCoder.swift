@@ -19,7 +19,8 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
         let minimumSize = MemoryLayout<webimage_coder>.offset(of: \.encode)!
         let declared = ABIStruct.declaredSize(pointer)
         guard declared >= minimumSize else {
-            throw ImageCodingError(.invalidArgument, "the coder table is \(declared) bytes, at least \(minimumSize) needed")
+            throw ImageCodingError(
+                .invalidArgument, "the coder table is \(declared) bytes, at least \(minimumSize) needed")
         }
         let raw = UnsafeRawPointer(pointer)
         for field in [\webimage_coder.can_decode, \.probe, \.decode] as [PartialKeyPath<webimage_coder>] {
@@ -100,7 +101,9 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
             throw ImageCodingError(.unsupportedOperation, "plugin '\(pluginName)' cannot encode animations")
         }
         var views = frames.map {
-            webimage_frame_view(image: webimage_image_view($0.image), duration_ms: UInt32(clamping: $0.durationMilliseconds), reserved: 0)
+            webimage_frame_view(
+                image: webimage_image_view($0.image), duration_ms: UInt32(clamping: $0.durationMilliseconds),
+                reserved: 0)
         }
         var options = webimage_encode_options(request, formats: formats)
         return try withExtendedLifetime(frames) {
@@ -156,7 +159,9 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
         else {
             HostServices.deallocate(pixels)
             throw ImageCodingError(
-                .internalError, "plugin '\(pluginName)' returned an invalid image (\(image.width)×\(image.height), format \(image.pixel_format))")
+                .internalError,
+                "plugin '\(pluginName)' returned an invalid image (\(image.width)×\(image.height), format \(image.pixel_format))"
+            )
         }
         let buffer = PixelBuffer(
             adopting: pixels, width: Int(image.width), height: Int(image.height), bytesPerRow: image.stride,

@@ -36,7 +36,9 @@ public enum PluginDiscovery {
                     result.faults.append(
                         PluginFault(
                             .duplicateName, file: manifestPath, plugin: manifest.name,
-                            detail: "a plugin named '\(manifest.name)' was already found at \(earlier); this one is skipped"))
+                            detail:
+                                "a plugin named '\(manifest.name)' was already found at \(earlier); this one is skipped"
+                        ))
                     continue
                 }
                 pathsByName[manifest.name] = manifestPath

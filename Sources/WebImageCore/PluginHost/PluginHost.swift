@@ -39,7 +39,9 @@ public final class PluginHost: Sendable {
     /// - Throws: ``PluginFault`` when there is no such plugin or it cannot be loaded.
     public func load(_ name: String) throws(PluginFault) -> LoadedPlugin {
         guard let plugin = plugins.first(where: { $0.name == name }) else {
-            throw PluginFault(.libraryMissing, file: name, plugin: name, detail: "no plugin with this name was found in \(searchPath.directories)")
+            throw PluginFault(
+                .libraryMissing, file: name, plugin: name,
+                detail: "no plugin with this name was found in \(searchPath.directories)")
         }
         let result = loaded.withLock { results in
             if let existing = results[name] { return existing }
@@ -81,7 +83,8 @@ public final class PluginHost: Sendable {
                 signatures: plugin.manifest.signatures,
                 resolve: { [self] in
                     guard let coder = try load(name).coder else {
-                        throw PluginFault(.descriptorMismatch, file: plugin.libraryPath, plugin: name, detail: "no coder table")
+                        throw PluginFault(
+                            .descriptorMismatch, file: plugin.libraryPath, plugin: name, detail: "no coder table")
                     }
                     return coder
                 })

@@ -12,7 +12,9 @@ final class PluginIncrementalDecoder: IncrementalImageDecoder {
         let message = ErrorMessageBuffer()
         let status = coder.call { message.withError { coder.table.incremental_create!(&options, &state, $0) } }
         guard status == WEBIMAGE_STATUS_OK, let state else {
-            throw message.error(for: status == WEBIMAGE_STATUS_OK ? WEBIMAGE_STATUS_INTERNAL_ERROR : status, operation: "incremental decode")
+            throw message.error(
+                for: status == WEBIMAGE_STATUS_OK ? WEBIMAGE_STATUS_INTERNAL_ERROR : status,
+                operation: "incremental decode")
         }
         self.coder = coder
         self.request = request
@@ -37,6 +39,7 @@ final class PluginIncrementalDecoder: IncrementalImageDecoder {
         let message = ErrorMessageBuffer()
         let status = coder.call { message.withError { coder.table.incremental_copy_image!(state, &image, $0) } }
         if status == WEBIMAGE_STATUS_NEED_MORE_DATA { return nil }
-        return try coder.adopt(image, status: status, message: message, operation: "incremental decode", request: request)
+        return try coder.adopt(
+            image, status: status, message: message, operation: "incremental decode", request: request)
     }
 }

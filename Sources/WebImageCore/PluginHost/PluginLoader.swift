@@ -25,13 +25,16 @@ public enum PluginLoader {
         guard supportedABIVersions.contains(plugin.manifest.abiVersion) else {
             throw PluginFault(
                 .unsupportedABIVersion, file: plugin.manifestPath, plugin: plugin.name,
-                detail: "the manifest declares ABI version \(plugin.manifest.abiVersion); this host supports \(describe(supportedABIVersions))")
+                detail:
+                    "the manifest declares ABI version \(plugin.manifest.abiVersion); this host supports \(describe(supportedABIVersions))"
+            )
         }
         try checkIsSharedObject(path, fault: fault)
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             let message = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             if let range = message.range(of: "undefined symbol: ") {
-                throw fault(.unresolvedSymbol, "needs '\(message[range.upperBound...])', which nothing provides (\(message))")
+                throw fault(
+                    .unresolvedSymbol, "needs '\(message[range.upperBound...])', which nothing provides (\(message))")
             }
             throw fault(.loadFailed, message)
         }
@@ -54,13 +57,16 @@ public enum PluginLoader {
         guard supportedABIVersions.contains(abiVersion) else {
             throw fault(
                 .unsupportedABIVersion,
-                "the descriptor declares ABI version \(abiVersion); this host supports \(describe(supportedABIVersions))")
+                "the descriptor declares ABI version \(abiVersion); this host supports \(describe(supportedABIVersions))"
+            )
         }
         let sizeOffset = MemoryLayout<webimage_plugin_descriptor>.offset(of: \.struct_size)!
         let minimumSize = MemoryLayout<webimage_plugin_descriptor>.offset(of: \.loader)!
         let declaredSize = ABIStruct.declaredSize(descriptorPointer, sizeOffset: sizeOffset)
         guard declaredSize >= minimumSize else {
-            throw fault(.descriptorMismatch, "the descriptor is \(declaredSize) bytes; ABI \(abiVersion) needs at least \(minimumSize)")
+            throw fault(
+                .descriptorMismatch,
+                "the descriptor is \(declaredSize) bytes; ABI \(abiVersion) needs at least \(minimumSize)")
         }
         let descriptor = ABIStruct.read(descriptorPointer, sizeOffset: sizeOffset)
         let manifest = plugin.manifest
@@ -73,13 +79,15 @@ public enum PluginLoader {
             throw fault(.descriptorMismatch, "the library has version \(version), the manifest \(manifest.version)")
         }
         guard abiVersion == manifest.abiVersion else {
-            throw fault(.descriptorMismatch, "the library has ABI version \(abiVersion), the manifest \(manifest.abiVersion)")
+            throw fault(
+                .descriptorMismatch, "the library has ABI version \(abiVersion), the manifest \(manifest.abiVersion)")
         }
         let kinds = PluginKind.kinds(in: descriptor.kinds)
         guard Set(kinds) == Set(manifest.kinds) else {
             throw fault(
                 .descriptorMismatch,
-                "the library provides [\(kinds.map(\.rawValue).joined(separator: ", "))], the manifest lists [\(manifest.kinds.map(\.rawValue).joined(separator: ", "))]")
+                "the library provides [\(kinds.map(\.rawValue).joined(separator: ", "))], the manifest lists [\(manifest.kinds.map(\.rawValue).joined(separator: ", "))]"
+            )
         }
         var coder: PluginCoder?
         if kinds.contains(.coder) {
@@ -105,14 +113,16 @@ public enum PluginLoader {
         guard declared == listed else {
             throw fault(
                 .descriptorMismatch,
-                "the library handles formats [\(declared.joined(separator: ", "))], the manifest lists [\(listed.joined(separator: ", "))]")
+                "the library handles formats [\(declared.joined(separator: ", "))], the manifest lists [\(listed.joined(separator: ", "))]"
+            )
         }
         for format in formats {
             let entry = manifest.formats.first { $0.name == format.name }!
             guard entry.mimeTypes.first == format.mimeType else {
                 throw fault(
                     .descriptorMismatch,
-                    "format '\(format.name)' has MIME type \(format.mimeType) in the library, \(entry.mimeTypes.first ?? "none") in the manifest")
+                    "format '\(format.name)' has MIME type \(format.mimeType) in the library, \(entry.mimeTypes.first ?? "none") in the manifest"
+                )
             }
         }
     }
@@ -129,7 +139,9 @@ public enum PluginLoader {
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 18)) ?? Data()
         guard header.count >= 18, header.starts(with: [0x7F, 0x45, 0x4C, 0x46]) else {
-            throw fault(.notSharedObject, "the file is not an ELF object (\(header.count < 4 ? "too short" : "wrong magic bytes"))")
+            throw fault(
+                .notSharedObject,
+                "the file is not an ELF object (\(header.count < 4 ? "too short" : "wrong magic bytes"))")
         }
         let elfType = UInt16(header[16]) | UInt16(header[17]) << 8
         guard elfType == 3 else {

@@ -117,7 +117,8 @@ public struct PluginManifest: Sendable, Equatable, Codable {
         case .dataCorrupted(let context):
             let field = path(context)
             if field.isEmpty {
-                return "not valid JSON: \(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription)"
+                return
+                    "not valid JSON: \(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription)"
             }
             return "field '\(field)' is invalid: \(context.debugDescription)"
         @unknown default:

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `webimage bench`: the benchmark subcommands.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time coder plugins in-process.",
+        subcommands: [BenchDecodeCommand.self])
+}

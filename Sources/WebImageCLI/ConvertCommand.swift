@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import WebImageCore
+
+/// `webimage convert IN OUT`: decodes IN with the coder chosen for its bytes and encodes
+/// it in the format of OUT's extension, written atomically.
+///
+/// Sources deeper than 8 bits are decoded to RGBA16, so a 16-bit PNG stays 16-bit when
+/// the output format can hold it.
+struct ConvertCommand: PluginHostCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert an image to the format of the output file's extension.")
+
+    @OptionGroup var pluginOptions: PluginOptions
+
+    @Argument(help: "The image to read.")
+    var input: String
+
+    @Argument(help: "The file to write; its extension chooses the format (png, jpg, ...).")
+    var output: String
+
+    @Option(help: ArgumentHelp("Decode to a thumbnail fitting this box, such as 128x128.", valueName: "WxH"))
+    var thumbnail: String?
+
+    @Flag(help: "With --thumbnail: make the output exactly the box instead of keeping the aspect ratio.")
+    var noAspect = false
+
+    @Option(help: ArgumentHelp("Encoding quality, 0 (smallest) to 100 (best).", valueName: "q"))
+    var quality = 90
+
+    @Flag(help: "Keep the stored pixel orientation instead of applying the EXIF orientation.")
+    var noAutoOrient = false
+
+    @Option(help: ArgumentHelp("Refuse images with more than this many pixels (0: no limit).", valueName: "n"))
+    var maxPixels = DecodeOptions.defaultMaxPixelCount
+
+    func run() throws {
+        guard (0...100).contains(quality) else {
+            throw CLIError("--quality must be between 0 and 100, not \(quality)")
+        }
+        guard maxPixels >= 0 else {
+            throw CLIError("--max-pixels must be 0 or more, not \(maxPixels)")
+        }
+        let box = try thumbnail.map { try ThumbnailArgument.parse($0, preservesAspectRatio: !noAspect) }
+        let bytes = try InputFile.read(input)
+        let manager = pluginOptions.makeCodersManager()
+        let outputFormat = try chooseOutputFormat(manager)
+        let info = try manager.probe(bytes)
+        let options = DecodeOptions(
+            pixelFormat: .rgba16, thumbnail: box, appliesOrientation: !noAutoOrient, maxPixelCount: maxPixels)
+        let image = try manager.decode(bytes, options: options)
+        let encoded = try manager.encode(
+            image.pixels, options: EncodeOptions(format: outputFormat.name, quality: Double(quality) / 100))
+        try write(encoded)
+        print(
+            "\(input) (\(info.format) \(info.width)x\(info.height)) -> "
+                + "\(output) (\(outputFormat.name) \(image.width)x\(image.height))")
+    }
+
+    /// Writes `bytes` to the output file atomically (a temporary file renamed into place).
+    private func write(_ bytes: [UInt8]) throws {
+        let url = URL(fileURLWithPath: output)
+        let folder = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("cannot write '\(output)': the folder '\(folder)' does not exist")
+        }
+        do {
+            try Data(bytes).write(to: url, options: .atomic)
+        } catch {
+            throw CLIError("cannot write '\(output)': \(error.localizedDescription)")
+        }
+    }
+
+    /// The format named by the output file's extension, checked to be encodable.
+    private func chooseOutputFormat(_ manager: CodersManager) throws -> ImageFormat {
+        let fileExtension = URL(fileURLWithPath: output).pathExtension
+        guard !fileExtension.isEmpty else {
+            throw CLIError("cannot choose an output format: '\(output)' has no file extension")
+        }
+        let format: ImageFormat
+        do {
+            format = try manager.coder(forFormat: fileExtension).format
+        } catch {
+            throw CLIError("unsupported output extension '.\(fileExtension)': \(error)")
+        }
+        guard format.capabilities.contains(.encode) else {
+            throw CLIError("unsupported output extension '.\(fileExtension)': the \(format.name) coder cannot encode")
+        }
+        return format
+    }
+}

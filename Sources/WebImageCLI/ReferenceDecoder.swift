@@ -1,0 +1,78 @@
+import CReferenceDecoders
+import WebImageCore
+
+/// The plain C library path (``CReferenceDecoders``) a benchmark compares a plugin with:
+/// libpng or libjpeg-turbo called directly, writing tightly packed RGBA8.
+struct ReferenceDecoder {
+    /// What the reference does, for people.
+    let summary: String
+    /// Output size in pixels.
+    let width: Int
+    let height: Int
+    private let decodeInto: (UnsafePointer<UInt8>, Int, UnsafeMutableRawPointer, Int) -> Int32
+
+    /// A reference decoder, or why there is none.
+    enum Availability {
+        case available(ReferenceDecoder)
+        case unavailable(String)
+    }
+
+    /// The reference for an image in `info.format`, doing the job of a plugin decode with
+    /// the thumbnail box `storedBox` (stored pixels; nil for full size):
+    /// - `png`: a full-size libpng decode, also for thumbnails (libpng has no scaled
+    ///   decode; the plugin too reads every row).
+    /// - `jpeg`: a libjpeg-turbo decode at the DCT scale the JPEG plugin picks for the box,
+    ///   without the host's final resize.
+    /// Neither applies EXIF orientation.
+    static func make(for info: ImageInfo, bytes: UnsafeRawBufferPointer, storedBox: (width: Int, height: Int)?)
+        -> Availability
+    {
+        guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
+            return .unavailable("the file is empty")
+        }
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        switch info.format {
+        case "png":
+            guard reference_png_probe(start, bytes.count, &width, &height, nil) == REFERENCE_OK else {
+                return .unavailable("libpng cannot read the header: \(lastError)")
+            }
+            let summary = storedBox == nil ? "libpng full-size decode" : "libpng full-size decode (libpng cannot scale)"
+            return .available(
+                ReferenceDecoder(summary: summary, width: Int(width), height: Int(height)) {
+                    bytes, size, output, outputSize in
+                    reference_png_decode(bytes, size, 0, output, outputSize)
+                })
+        case "jpeg":
+            let eighths = ThumbnailPlan.jpegScaleEighths(width: info.width, height: info.height, box: storedBox)
+            guard reference_jpeg_probe(start, bytes.count, UInt32(eighths), 8, &width, &height) == REFERENCE_OK else {
+                return .unavailable("libjpeg-turbo cannot read the header: \(lastError)")
+            }
+            let summary =
+                eighths == 8
+                ? "libjpeg-turbo full-size decode" : "libjpeg-turbo DCT-scaled decode at \(eighths)/8, no resize"
+            return .available(
+                ReferenceDecoder(summary: summary, width: Int(width), height: Int(height)) {
+                    bytes, size, output, outputSize in
+                    reference_jpeg_decode_scaled(bytes, size, UInt32(eighths), 8, output, outputSize)
+                })
+        default:
+            return .unavailable("no reference decoder for format '\(info.format)'")
+        }
+    }
+
+    /// Decodes once into a newly allocated RGBA8 buffer, freed afterwards (as a plugin
+    /// decode allocates its output).
+    /// - Throws: ``CLIError`` with the library's message when decoding fails.
+    func decode(_ bytes: UnsafeRawBufferPointer) throws {
+        let outputSize = width * height * 4
+        let output = UnsafeMutableRawPointer.allocate(byteCount: outputSize, alignment: 64)
+        defer { output.deallocate() }
+        let start = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        guard decodeInto(start, bytes.count, output, outputSize) == REFERENCE_OK else {
+            throw CLIError("the reference decoder failed: \(Self.lastError)")
+        }
+    }
+
+    private static var lastError: String { String(cString: reference_last_error()) }
+}

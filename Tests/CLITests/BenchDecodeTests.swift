@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@Suite("webimage bench decode")
+struct BenchDecodeTests {
+    /// A JSON value as a finite number, or nil.
+    private func number(_ value: Any?) -> Double? {
+        guard let number = value as? NSNumber, !(value is Bool), number.doubleValue.isFinite else { return nil }
+        return number.doubleValue
+    }
+
+    @Test("--iterations 3 --json: exactly the plugin keys, numeric, min <= median")
+    func pluginOnly() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            ["bench", "decode", BuildProducts.fixture("png/rgba8.png"), "--iterations", "3", "--json"], plugins: plugins
+        )
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        let json = try result.json()
+        #expect(Set(json.keys) == ["format", "width", "height", "iterations", "median_ms", "min_ms"])
+        #expect(json["format"] as? String == "png")
+        #expect(json["width"] as? Int == 13)
+        #expect(json["height"] as? Int == 7)
+        #expect(json["iterations"] as? Int == 3)
+        let median = try #require(number(json["median_ms"]))
+        let minimum = try #require(number(json["min_ms"]))
+        #expect(minimum > 0)
+        #expect(minimum <= median)
+    }
+
+    @Test(
+        "--reference on PNG and JPEG: reference times and ratios in the same run",
+        arguments: [("png/rgb8.png", "png", 13, 7), ("jpeg/baseline.jpg", "jpeg", 61, 43)])
+    func reference(_ fixture: String, _ format: String, _ width: Int, _ height: Int) async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            ["bench", "decode", BuildProducts.fixture(fixture), "--iterations", "3", "--reference", "--json"],
+            plugins: plugins)
+        #expect(result.status == 0)
+        let json = try result.json()
+        #expect(
+            Set(json.keys) == [
+                "format", "width", "height", "iterations", "median_ms", "min_ms", "reference_median_ms",
+                "reference_min_ms", "ratio_min", "ratio_median",
+            ])
+        #expect(json["format"] as? String == format)
+        #expect(json["width"] as? Int == width)
+        #expect(json["height"] as? Int == height)
+        let minimum = try #require(number(json["min_ms"]))
+        let referenceMinimum = try #require(number(json["reference_min_ms"]))
+        let ratio = try #require(number(json["ratio_min"]))
+        #expect(referenceMinimum > 0)
+        #expect(try #require(number(json["reference_median_ms"])) >= referenceMinimum)
+        #expect(abs(ratio - minimum / referenceMinimum) <= 0.01 * ratio + 0.001)
+        #expect(try #require(number(json["ratio_median"])) > 0)
+    }
+
+    @Test("text: a JPEG thumbnail's reference decodes at the plugin's DCT scale")
+    func jpegThumbnailReference() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            [
+                "bench", "decode", BuildProducts.fixture("jpeg/baseline.jpg"), "--iterations", "3", "--thumbnail",
+                "16x16",
+                "--reference",
+            ], plugins: plugins)
+        #expect(result.status == 0)
+        let lines = result.outputLines
+        #expect(lines.contains("image:            jpeg 61x43, decoded to 16x11"))
+        #expect(lines.contains("iterations:       3 per side after 1 warm-up, interleaved"))
+        #expect(lines.contains("reference does:   libjpeg-turbo DCT-scaled decode at 2/8, no resize to 16x11 RGBA8"))
+        #expect(lines.contains { $0.hasPrefix("plugin/reference: median ") })
+    }
+
+    @Test("a format the reference library cannot decode: said so, plugin times still reported")
+    func referenceUnavailable() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            ["bench", "decode", BuildProducts.fixture("jpeg/cmyk.jpg"), "--iterations", "2", "--reference", "--json"],
+            plugins: plugins)
+        #expect(result.status == 0)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.hasPrefix("note: no reference run: ") == true)
+        #expect(try Set(result.json().keys) == ["format", "width", "height", "iterations", "median_ms", "min_ms"])
+    }
+
+    @Test("--iterations 0 is one error line")
+    func zeroIterations() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            ["bench", "decode", BuildProducts.fixture("png/rgb8.png"), "--iterations", "0"], plugins: plugins)
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["error: --iterations must be at least 1, not 0"])
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@Suite("webimage plugins list")
+struct PluginsListTests {
+    @Test("text output shows both plugins with their manifest fields")
+    func textListsBothPlugins() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(["plugins", "list"], plugins: plugins)
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        let lines = result.outputLines
+        #expect(lines.first == "Search path:")
+        #expect(lines.dropFirst().first == "  \(plugins.path)")
+        for expected in [
+            "jpeg 1.0.0  [coder; priority 100; ABI 1]",
+            "  manifest: \(plugins.file("jpeg.json"))",
+            "  library:  \(plugins.file("libWebImageJPEG.so"))",
+            "  format jpeg",
+            "    MIME types:   image/jpeg",
+            "    extensions:   jpg, jpeg, jpe",
+            "    signatures:   ffd8ff",
+            "    capabilities: decode, encode, incremental, scaled-decode",
+            "png 1.0.0  [coder; priority 100; ABI 1]",
+            "  manifest: \(plugins.file("png.json"))",
+            "  library:  \(plugins.file("libWebImagePNG.so"))",
+            "    MIME types:   image/png",
+            "    extensions:   png",
+            "    signatures:   89504e470d0a1a0a",
+        ] {
+            #expect(lines.contains(expected), "missing line: \(expected)")
+        }
+        #expect(!result.standardOutput.contains("Faults"))
+    }
+
+    @Test("JSON output has every manifest field, paths and no faults")
+    func jsonListsBothPlugins() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(["plugins", "list", "--json"], plugins: plugins)
+        #expect(result.status == 0)
+        let json = try result.json()
+        #expect((json["search_path"] as? [String])?.first == plugins.path)
+        #expect((json["faults"] as? [Any])?.isEmpty == true)
+        let list = try #require(json["plugins"] as? [[String: Any]])
+        #expect(list.map { $0["name"] as? String } == ["jpeg", "png"])
+        let png = list[1]
+        #expect(png["version"] as? String == "1.0.0")
+        #expect(png["abi_version"] as? Int == 1)
+        #expect(png["kinds"] as? [String] == ["coder"])
+        #expect(png["priority"] as? Int == 100)
+        #expect(png["library"] as? String == plugins.file("libWebImagePNG.so"))
+        #expect(png["manifest"] as? String == plugins.file("png.json"))
+        #expect((png["summary"] as? String)?.hasPrefix("PNG through libpng") == true)
+        let format = try #require((png["formats"] as? [[String: Any]])?.first)
+        #expect(format["name"] as? String == "png")
+        #expect(format["mime_types"] as? [String] == ["image/png"])
+        #expect(format["extensions"] as? [String] == ["png"])
+        #expect(format["signatures"] as? [String] == ["89504e470d0a1a0a"])
+        #expect(format["capabilities"] as? [String] == ["decode", "encode", "incremental", "scaled-decode"])
+        let jpegFormat = try #require((list[0]["formats"] as? [[String: Any]])?.first)
+        #expect(jpegFormat["extensions"] as? [String] == ["jpg", "jpeg", "jpe"])
+    }
+
+    @Test("a manifest naming a garbage library is listed without a fault: list never loads")
+    func listDoesNotLoadLibraries() async throws {
+        let junk = try PluginFolder.makeWithGarbageLibrary()
+        defer { junk.remove() }
+        let result = try await WebImageProcess.run(["plugins", "list", "--json"], plugins: junk)
+        #expect(result.status == 0)
+        let json = try result.json()
+        #expect((json["faults"] as? [Any])?.isEmpty == true)
+        let list = try #require(json["plugins"] as? [[String: Any]])
+        #expect(list.map { $0["name"] as? String } == ["junk"])
+        #expect(list.first?["library"] as? String == junk.file("libJunk.so"))
+    }
+
+    @Test("manifest faults are listed with reason, file and detail")
+    func manifestFaultsAreListed() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        try plugins.write("{ not json", to: "broken.json")
+        let text = try await WebImageProcess.run(["plugins", "list"], plugins: plugins)
+        #expect(text.status == 0)
+        #expect(text.outputLines.contains("Faults (1):"))
+        #expect(text.outputLines.contains("  invalid manifest: \(plugins.file("broken.json"))"))
+        let json = try await WebImageProcess.run(["plugins", "list", "--json"], plugins: plugins).json()
+        let fault = try #require((json["faults"] as? [[String: Any]])?.first)
+        #expect(fault["reason"] as? String == "invalid manifest")
+        #expect(fault["file"] as? String == plugins.file("broken.json"))
+        #expect((fault["detail"] as? String)?.hasPrefix("not valid JSON") == true)
+        #expect((json["plugins"] as? [Any])?.count == 2)
+    }
+}

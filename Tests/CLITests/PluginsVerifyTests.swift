@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@Suite("webimage plugins verify")
+struct PluginsVerifyTests {
+    @Test("the built plugins load: each is ok and the exit status is 0")
+    func builtPluginsAreOK() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(["plugins", "verify"], plugins: plugins)
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        #expect(
+            result.outputLines == [
+                "ok    jpeg 1.0.0: \(plugins.file("libWebImageJPEG.so"))",
+                "ok    png 1.0.0: \(plugins.file("libWebImagePNG.so"))",
+                "2 ok, 0 faults",
+            ])
+    }
+
+    @Test("JSON: ok is true and every plugin has status ok")
+    func jsonReportsOK() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(["plugins", "verify", "--json"], plugins: plugins)
+        #expect(result.status == 0)
+        let json = try result.json()
+        #expect(json["ok"] as? Bool == true)
+        #expect((json["faults"] as? [Any])?.isEmpty == true)
+        let list = try #require(json["plugins"] as? [[String: Any]])
+        #expect(list.map { $0["name"] as? String } == ["jpeg", "png"])
+        #expect(list.map { $0["status"] as? String } == ["ok", "ok"])
+    }
+
+    @Test("a garbage library is 'not a shared object' and the exit status is 1")
+    func garbageLibraryFails() async throws {
+        let junk = try PluginFolder.makeWithGarbageLibrary()
+        defer { junk.remove() }
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            ["plugins", "verify", "--plugin-path", junk.path, "--plugin-path", plugins.path])
+        #expect(result.status == 1)
+        let lines = result.outputLines
+        #expect(lines.first == "FAULT junk: not a shared object: \(junk.file("libJunk.so"))")
+        #expect(lines.dropFirst().first == "        the file is not an ELF object (wrong magic bytes)")
+        #expect(lines.contains("ok    png 1.0.0: \(plugins.file("libWebImagePNG.so"))"))
+        #expect(lines.last == "2 ok, 1 fault")
+    }
+
+    @Test("JSON for a garbage library names the reason and the file")
+    func garbageLibraryJSON() async throws {
+        let junk = try PluginFolder.makeWithGarbageLibrary()
+        defer { junk.remove() }
+        let result = try await WebImageProcess.run(["plugins", "verify", "--json"], plugins: junk)
+        #expect(result.status == 1)
+        let json = try result.json()
+        #expect(json["ok"] as? Bool == false)
+        let fault = try #require((json["faults"] as? [[String: Any]])?.first)
+        #expect(fault["reason"] as? String == "not a shared object")
+        #expect(fault["file"] as? String == junk.file("libJunk.so"))
+        #expect(fault["plugin"] as? String == "junk")
+        let plugin = try #require((json["plugins"] as? [[String: Any]])?.first)
+        #expect(plugin["status"] as? String == "fault")
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What one run of `webimage` produced.
+struct CommandResult {
+    let status: Int32
+    let standardOutput: String
+    let standardError: String
+
+    /// The lines of standard output, without the final empty line.
+    var outputLines: [String] { Self.lines(standardOutput) }
+
+    /// The lines of standard error, without the final empty line.
+    var errorLines: [String] { Self.lines(standardError) }
+
+    /// Standard output parsed as a JSON object.
+    func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [String: Any] else {
+            throw HarnessError("standard output is not a JSON object: \(standardOutput)")
+        }
+        return object
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+}
+
+/// Runs the built `webimage` tool as a subprocess.
+enum WebImageProcess {
+    /// Runs `webimage arguments...` and waits for it.
+    ///
+    /// - Parameter environment: variables to set; `WEBIMAGE_PLUGIN_PATH` is removed from the
+    ///   inherited environment unless given here, so only the folders a test names are searched.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
+        let outputFolder = try TemporaryFolder()
+        defer { outputFolder.remove() }
+        let outputURL = outputFolder.url.appendingPathComponent("stdout")
+        let errorURL = outputFolder.url.appendingPathComponent("stderr")
+        guard FileManager.default.createFile(atPath: outputURL.path, contents: nil),
+            FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        else { throw HarnessError("cannot create the output files in \(outputFolder.path)") }
+        let outputHandle = try FileHandle(forWritingTo: outputURL)
+        let errorHandle = try FileHandle(forWritingTo: errorURL)
+
+        let process = Process()
+        process.executableURL = try BuildProducts.executable
+        process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["WEBIMAGE_PLUGIN_PATH"] = nil
+        process.environment = inherited.merging(environment) { $1 }
+        process.standardOutput = outputHandle
+        process.standardError = errorHandle
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        try outputHandle.close()
+        try errorHandle.close()
+        return CommandResult(
+            status: status,
+            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+    }
+
+    /// Runs `webimage arguments... --plugin-path <folder>`.
+    static func run(_ arguments: [String], plugins folder: TemporaryFolder) async throws -> CommandResult {
+        try await run(arguments + ["--plugin-path", folder.path])
+    }
+}
