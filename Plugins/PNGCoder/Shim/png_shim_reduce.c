@@ -20,11 +20,23 @@ typedef struct block_sum {
     uint32_t count;
 } block_sum;
 
-static void add_row(block_sum *sums, const uint8_t *rgba, uint32_t count, uint32_t first_x, uint32_t x_step,
-                    uint32_t factor) {
+/** Fills `blocks[i]` with the output column of the i-th pixel of a row (or of a pass row). */
+static void map_columns(uint32_t *blocks, uint32_t count, uint32_t first_x, uint32_t x_step, uint32_t factor) {
+    uint32_t block = first_x / factor, within = first_x % factor;
+    for (uint32_t i = 0; i < count; i++) {
+        blocks[i] = block;
+        within += x_step;
+        while (within >= factor) {
+            within -= factor;
+            block++;
+        }
+    }
+}
+
+static void add_row(block_sum *sums, const uint8_t *rgba, uint32_t count, const uint32_t *blocks) {
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *pixel = rgba + (size_t)i * 4;
-        block_sum *sum = &sums[(first_x + i * x_step) / factor];
+        block_sum *sum = &sums[blocks[i]];
         uint32_t alpha = pixel[3];
         sum->red += (uint64_t)pixel[0] * alpha;
         sum->green += (uint64_t)pixel[1] * alpha;
@@ -63,16 +75,19 @@ png_shim_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, 
     block_sum *sums = calloc((size_t)out_width * out_height, sizeof *sums);
     uint8_t *row = malloc((size_t)header->width * 4);
     uint8_t *indices = palette ? malloc(header->width) : NULL;
-    if (sums == NULL || row == NULL || (palette && indices == NULL)) {
+    uint32_t *blocks = malloc((size_t)header->width * sizeof *blocks);
+    if (sums == NULL || row == NULL || blocks == NULL || (palette && indices == NULL)) {
         free(sums);
         free(row);
         free(indices);
+        free(blocks);
         return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
     }
     if (setjmp(png_jmpbuf(png))) {
         free(sums);
         free(row);
         free(indices);
+        free(blocks);
         return png_shim_caught(png_shim_reader_session(reader), error);
     }
     uint32_t table[256];
@@ -86,6 +101,7 @@ png_shim_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, 
         if (columns == 0 || rows == 0) continue;
         uint32_t first_x = header->interlaced ? PNG_PASS_START_COL(pass) : 0;
         uint32_t x_step = header->interlaced ? 1u << PNG_PASS_COL_SHIFT(pass) : 1;
+        map_columns(blocks, columns, first_x, x_step, factor);
         for (uint32_t pass_row = 0; pass_row < rows; pass_row++) {
             uint32_t y = header->interlaced ? PNG_ROW_FROM_PASS_ROW(pass_row, pass) : pass_row;
             if (palette) {
@@ -94,12 +110,13 @@ png_shim_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, 
             } else {
                 png_read_row(png, row, NULL);
             }
-            add_row(&sums[(size_t)(y / factor) * out_width], row, columns, first_x, x_step, factor);
+            add_row(&sums[(size_t)(y / factor) * out_width], row, columns, blocks);
         }
     }
     write_means(sums, out_width, out_height, pixels, stride);
     free(sums);
     free(row);
     free(indices);
+    free(blocks);
     return PNG_SHIM_OK;
 }
