@@ -29,6 +29,9 @@ struct BenchDecodeCommand: PluginHostCommand {
     @Flag(help: "Also time the reference C decoder (libpng or libjpeg-turbo), interleaved with the plugin.")
     var reference = false
 
+    @Option(help: "The libpng API of the PNG reference: low-level (the plugin's transforms) or simplified (png_image).")
+    var referenceAPI: ReferenceAPI = .lowLevel
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -69,7 +72,8 @@ struct BenchDecodeCommand: PluginHostCommand {
         let benchmark = DecodeBenchmark(manager: manager, options: options, iterations: iterations)
         let outcome = try bytes.withUnsafeBytes { raw in
             let storedBox = box.flatMap { ThumbnailPlan.storedBox(for: $0, info: info) }
-            let availability = reference ? ReferenceDecoder.make(for: info, bytes: raw, storedBox: storedBox) : nil
+            let availability =
+                reference ? ReferenceDecoder.make(for: info, bytes: raw, storedBox: storedBox, api: referenceAPI) : nil
             return try benchmark.run(raw, reference: availability)
         }
         var report = Report(

@@ -24,9 +24,12 @@ struct ReferenceDecoder {
     /// - `jpeg`: a libjpeg-turbo decode at the DCT scale the JPEG plugin picks for the box,
     ///   without the host's final resize.
     /// Neither applies EXIF orientation.
-    static func make(for info: ImageInfo, bytes: UnsafeRawBufferPointer, storedBox: (width: Int, height: Int)?)
-        -> Availability
-    {
+    /// - Parameter api: `.lowLevel` (libpng's read API with the plugin's transforms) or
+    ///   `.simplified` (libpng's `png_image` API, the performance anchors' raw C); JPEG has one path.
+    static func make(
+        for info: ImageInfo, bytes: UnsafeRawBufferPointer, storedBox: (width: Int, height: Int)?,
+        api: ReferenceAPI = .lowLevel
+    ) -> Availability {
         guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             return .unavailable("the file is empty")
         }
@@ -38,6 +41,14 @@ struct ReferenceDecoder {
                 return .unavailable("libpng cannot read the header: \(lastError)")
             }
             let summary = storedBox == nil ? "libpng full-size decode" : "libpng full-size decode (libpng cannot scale)"
+            if api == .simplified {
+                return .available(
+                    ReferenceDecoder(
+                        summary: "\(summary), simplified API (png_image)", width: Int(width), height: Int(height)
+                    ) { bytes, size, output, outputSize in
+                        reference_png_decode_simplified(bytes, size, output, outputSize)
+                    })
+            }
             return .available(
                 ReferenceDecoder(summary: summary, width: Int(width), height: Int(height)) {
                     bytes, size, output, outputSize in

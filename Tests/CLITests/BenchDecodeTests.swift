@@ -76,6 +76,21 @@ struct BenchDecodeTests {
         #expect(lines.contains { $0.hasPrefix("plugin/reference: median ") })
     }
 
+    @Test("--reference-api simplified: the PNG reference uses libpng's png_image API")
+    func simplifiedPNGReference() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            [
+                "bench", "decode", BuildProducts.fixture("png/palette8.png"), "--iterations", "3", "--reference",
+                "--reference-api", "simplified",
+            ], plugins: plugins)
+        #expect(result.status == 0)
+        #expect(
+            result.outputLines.contains(
+                "reference does:   libpng full-size decode, simplified API (png_image) to 13x7 RGBA8"))
+    }
+
     @Test("a format the reference library cannot decode: said so, plugin times still reported")
     func referenceUnavailable() async throws {
         let plugins = try PluginFolder.make()

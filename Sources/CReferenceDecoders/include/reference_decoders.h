@@ -62,6 +62,14 @@ int reference_png_probe(const uint8_t *bytes, size_t size, uint32_t *width, uint
  */
 int reference_png_decode(const uint8_t *bytes, size_t size, int sixteen_bit, void *out, size_t out_size);
 
+/**
+ * Decodes a whole PNG to RGBA8 with libpng's simplified API (png_image, PNG_FORMAT_RGBA),
+ * the "raw C" path of the team's performance anchors. The simplified API linearises and
+ * re-encodes 16-bit data, so its pixels for 16-bit files differ from reference_png_decode;
+ * this function is for timing, not for pixel parity.
+ */
+int reference_png_decode_simplified(const uint8_t *bytes, size_t size, void *out, size_t out_size);
+
 /* ------------------------------------------------------------------ JPEG (libjpeg-turbo) */
 
 /**
