@@ -10,6 +10,18 @@ struct ReferenceDecoder {
     let width: Int
     let height: Int
     private let decodeInto: (UnsafePointer<UInt8>, Int, UnsafeMutableRawPointer, Int) -> Int32
+    private let output: ReferenceOutputBuffer
+
+    init(
+        summary: String, width: Int, height: Int,
+        decodeInto: @escaping (UnsafePointer<UInt8>, Int, UnsafeMutableRawPointer, Int) -> Int32
+    ) {
+        self.summary = summary
+        self.width = width
+        self.height = height
+        self.decodeInto = decodeInto
+        self.output = ReferenceOutputBuffer(size: width * height * 4)
+    }
 
     /// A reference decoder, or why there is none.
     enum Availability {
@@ -72,15 +84,12 @@ struct ReferenceDecoder {
         }
     }
 
-    /// Decodes once into a newly allocated RGBA8 buffer, freed afterwards (as a plugin
-    /// decode allocates its output).
+    /// Decodes once into ``output``, the one RGBA8 buffer the reference reuses for every
+    /// round (the fastest way a C program can call the library: no fresh pages to fault in).
     /// - Throws: ``CLIError`` with the library's message when decoding fails.
     func decode(_ bytes: UnsafeRawBufferPointer) throws {
-        let outputSize = width * height * 4
-        let output = UnsafeMutableRawPointer.allocate(byteCount: outputSize, alignment: 64)
-        defer { output.deallocate() }
         let start = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard decodeInto(start, bytes.count, output, outputSize) == REFERENCE_OK else {
+        guard decodeInto(start, bytes.count, output.pointer, output.size) == REFERENCE_OK else {
             throw CLIError("the reference decoder failed: \(Self.lastError)")
         }
     }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Where pixel memory comes from.
 ///
 /// The host's allocator is handed to plugins through the C ABI so that decoders write
@@ -22,14 +16,10 @@ public struct PixelAllocator: Sendable {
         self.deallocate = deallocate
     }
 
-    /// The C heap: `posix_memalign` and `free`. The default everywhere.
+    /// The C heap through ``PixelMemoryPool/shared`` (large freed blocks are reused). The
+    /// default everywhere; every block it returns may also be released with `free`.
     public static let system = PixelAllocator(
-        allocate: { byteCount, alignment in
-            var pointer: UnsafeMutableRawPointer?
-            let effectiveAlignment = max(alignment, MemoryLayout<UnsafeRawPointer>.alignment)
-            guard posix_memalign(&pointer, effectiveAlignment, max(byteCount, 1)) == 0 else { return nil }
-            return pointer
-        },
-        deallocate: { pointer in free(pointer) }
+        allocate: { byteCount, alignment in PixelMemoryPool.shared.allocate(byteCount, alignment: alignment) },
+        deallocate: { pointer in PixelMemoryPool.shared.deallocate(pointer) }
     )
 }

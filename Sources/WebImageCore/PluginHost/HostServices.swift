@@ -5,8 +5,8 @@ import Logging
     import Glibc
 #endif
 
-/// The `webimage_host` every plugin receives: the C heap as allocator (the same one as
-/// ``PixelAllocator/system``, so plugin pixels are freed with `free`) and a log that goes
+/// The `webimage_host` every plugin receives: ``PixelAllocator/system``'s memory (the C heap
+/// through ``PixelMemoryPool/shared``) and a log that goes
 /// to swift-log under the label `webimage.plugin`.
 public enum HostServices {
     /// Lives for the whole process, as the ABI promises plugins.
@@ -18,7 +18,7 @@ public enum HostServices {
                 struct_size: UInt32(MemoryLayout<webimage_host>.size),
                 context: nil,
                 allocate: { _, size, alignment in PixelAllocator.system.allocate(size, alignment) },
-                deallocate: { _, pointer in free(pointer) },
+                deallocate: { _, pointer in if let pointer { PixelMemoryPool.shared.deallocate(pointer) } },
                 log: { _, level, message in
                     let text = Logger.Message(stringLiteral: String(cString: message))
                     switch level {
@@ -34,5 +34,5 @@ public enum HostServices {
     static let pluginLogger = Logger(label: "webimage.plugin")
 
     /// Frees memory a plugin allocated through ``host``.
-    static let deallocate: @Sendable (UnsafeMutableRawPointer) -> Void = { free($0) }
+    static let deallocate: @Sendable (UnsafeMutableRawPointer) -> Void = { PixelMemoryPool.shared.deallocate($0) }
 }
