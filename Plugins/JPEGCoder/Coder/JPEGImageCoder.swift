@@ -35,21 +35,18 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw Self.emptyInput }
         var header = jpeg_shim_header()
-        try JPEGShimCall.run {
-            jpeg_shim_read_header(base.assumingMemoryBound(to: UInt8.self), bytes.count, &header, &$0)
-        }
-        var scale: UInt32 = 8
-        if let box = request.thumbnailBox, box.width > 0, box.height > 0 {
-            scale = jpeg_shim_scale_for_box(header.width, header.height, UInt32(box.width), UInt32(box.height))
-        }
         var reader: OpaquePointer?
         var width: UInt32 = 0
         var height: UInt32 = 0
         try JPEGShimCall.run {
             jpeg_shim_open(
-                base.assumingMemoryBound(to: UInt8.self), bytes.count, scale, &reader, &header, &width, &height, &$0)
+                base.assumingMemoryBound(to: UInt8.self), bytes.count, 8, &reader, &header, &width, &height, &$0)
         }
         defer { jpeg_shim_close(reader) }
+        if let box = request.thumbnailBox, box.width > 0, box.height > 0 {
+            let scale = jpeg_shim_scale_for_box(header.width, header.height, UInt32(box.width), UInt32(box.height))
+            if scale != 8 { try JPEGShimCall.run { jpeg_shim_rescale(reader!, scale, &width, &height, &$0) } }
+        }
         let pixels = try request.makeBuffer(width: Int(width), height: Int(height), format: .rgba8)
         try JPEGShimCall.run { jpeg_shim_read_image(reader!, pixels.baseAddress, pixels.bytesPerRow, &$0) }
         let info = header.imageInfo

@@ -73,6 +73,20 @@ jpeg_shim_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scal
     return JPEG_SHIM_OK;
 }
 
+jpeg_shim_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eighths, uint32_t *width, uint32_t *height,
+                                   jpeg_shim_error *error) {
+    if (scale_eighths != 1 && scale_eighths != 2 && scale_eighths != 4 && scale_eighths != 8) {
+        return jpeg_shim_fail(error, JPEG_SHIM_INVALID_ARGUMENT, "the scale must be 1, 2, 4 or 8 eighths");
+    }
+    if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);
+    reader->info.scale_num = scale_eighths;
+    reader->info.scale_denom = 8;
+    jpeg_calc_output_dimensions(&reader->info);
+    *width = reader->info.output_width;
+    *height = reader->info.output_height;
+    return JPEG_SHIM_OK;
+}
+
 jpeg_shim_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride,
                                       jpeg_shim_error *error) {
     if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);

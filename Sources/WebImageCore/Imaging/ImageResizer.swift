@@ -19,31 +19,34 @@ public enum ImageResizer {
         return output
     }
 
-    /// Per output index: the first source index and the weights of the source indices it covers.
+    /// Per output index: the first source index and the weights of the source indices it
+    /// covers, stored flat (`weights[weightStart[i] ..< weightStart[i + 1]]`).
     struct AxisWeights {
         var firstIndex: [Int]
-        var weights: [[Float]]
+        var weightStart: [Int]
+        var weights: [Float]
 
         init(sourceLength: Int, targetLength: Int) {
             let scale = Double(sourceLength) / Double(targetLength)
             firstIndex = []
+            weightStart = [0]
             weights = []
             firstIndex.reserveCapacity(targetLength)
-            weights.reserveCapacity(targetLength)
+            weightStart.reserveCapacity(targetLength + 1)
             for index in 0..<targetLength {
                 let start = Double(index) * scale
                 let end = min(Double(index + 1) * scale, Double(sourceLength))
                 let first = min(Int(start), sourceLength - 1)
-                var covered: [Float] = []
                 var position = first
+                let before = weights.count
                 while Double(position) < end && position < sourceLength {
                     let overlap = min(end, Double(position + 1)) - max(start, Double(position))
-                    covered.append(Float(overlap / (end - start)))
+                    weights.append(Float(overlap / (end - start)))
                     position += 1
                 }
-                if covered.isEmpty { covered = [1] }
+                if weights.count == before { weights.append(1) }
                 firstIndex.append(first)
-                weights.append(covered)
+                weightStart.append(weights.count)
             }
         }
     }
@@ -53,49 +56,78 @@ public enum ImageResizer {
         channel: Channel.Type
     ) {
         let maxValue = Float(Channel.max)
-        // Horizontal pass into premultiplied float rows, cached per source row.
-        var premultipliedRow = [Float](repeating: 0, count: output.width * 4)
-        var accumulator = [Float](repeating: 0, count: output.width * 4)
-        for outputY in 0..<output.height {
-            for index in accumulator.indices { accumulator[index] = 0 }
-            let rowWeights = rows.weights[outputY]
-            for (offset, rowWeight) in rowWeights.enumerated() {
-                let sourceY = rows.firstIndex[outputY] + offset
-                let sourceRow = UnsafePointer(source.row(sourceY).assumingMemoryBound(to: Channel.self))
-                for outputX in 0..<output.width {
-                    var red: Float = 0
-                    var green: Float = 0
-                    var blue: Float = 0
-                    var alpha: Float = 0
-                    let first = columns.firstIndex[outputX]
-                    for (columnOffset, weight) in columns.weights[outputX].enumerated() {
-                        let pixel = sourceRow + (first + columnOffset) * 4
-                        let weightedAlpha = weight * Float(pixel[3])
-                        red += Float(pixel[0]) * weightedAlpha
-                        green += Float(pixel[1]) * weightedAlpha
-                        blue += Float(pixel[2]) * weightedAlpha
-                        alpha += weightedAlpha
+        let width = output.width
+        // One source row resampled horizontally (premultiplied), summed into the output row's accumulator.
+        var premultipliedRow = [Float](repeating: 0, count: width * 4)
+        var accumulator = [Float](repeating: 0, count: width * 4)
+        columns.firstIndex.withUnsafeBufferPointer { columnFirst in
+            columns.weightStart.withUnsafeBufferPointer { columnStart in
+                columns.weights.withUnsafeBufferPointer { columnWeights in
+                    premultipliedRow.withUnsafeMutableBufferPointer { horizontal in
+                        accumulator.withUnsafeMutableBufferPointer { sums in
+                            for outputY in 0..<output.height {
+                                sums.update(repeating: 0)
+                                for weightIndex in rows.weightStart[outputY]..<rows.weightStart[outputY + 1] {
+                                    let rowWeight = rows.weights[weightIndex]
+                                    let sourceY = rows.firstIndex[outputY] + weightIndex - rows.weightStart[outputY]
+                                    let sourceRow = UnsafePointer(
+                                        source.row(sourceY).assumingMemoryBound(to: Channel.self))
+                                    for outputX in 0..<width {
+                                        var red: Float = 0
+                                        var green: Float = 0
+                                        var blue: Float = 0
+                                        var alpha: Float = 0
+                                        var pixel = sourceRow + columnFirst[outputX] * 4
+                                        for columnWeight in columnStart[outputX]..<columnStart[outputX + 1] {
+                                            let weightedAlpha = columnWeights[columnWeight] * Float(pixel[3])
+                                            red += Float(pixel[0]) * weightedAlpha
+                                            green += Float(pixel[1]) * weightedAlpha
+                                            blue += Float(pixel[2]) * weightedAlpha
+                                            alpha += weightedAlpha
+                                            pixel += 4
+                                        }
+                                        horizontal[outputX * 4] = red
+                                        horizontal[outputX * 4 + 1] = green
+                                        horizontal[outputX * 4 + 2] = blue
+                                        horizontal[outputX * 4 + 3] = alpha
+                                    }
+                                    for index in 0..<(width * 4) { sums[index] += horizontal[index] * rowWeight }
+                                }
+                                write(
+                                    sums, into: output.row(outputY).assumingMemoryBound(to: Channel.self),
+                                    width: width, maxValue: maxValue)
+                            }
+                        }
                     }
-                    premultipliedRow[outputX * 4] = red
-                    premultipliedRow[outputX * 4 + 1] = green
-                    premultipliedRow[outputX * 4 + 2] = blue
-                    premultipliedRow[outputX * 4 + 3] = alpha
                 }
-                for index in accumulator.indices { accumulator[index] += premultipliedRow[index] * rowWeight }
             }
-            let outputRow = output.row(outputY).assumingMemoryBound(to: Channel.self)
-            for outputX in 0..<output.width {
-                let alpha = accumulator[outputX * 4 + 3]
-                if alpha <= 0 {
-                    for component in 0..<4 { outputRow[outputX * 4 + component] = 0 }
-                    continue
-                }
-                for component in 0..<3 {
-                    let value = accumulator[outputX * 4 + component] / alpha
-                    outputRow[outputX * 4 + component] = Channel(min(maxValue, max(0, value.rounded())))
-                }
-                outputRow[outputX * 4 + 3] = Channel(min(maxValue, max(0, alpha.rounded())))
+        }
+    }
+
+    /// `value` rounded to the nearest integer in 0...maxValue, as a channel.
+    @inline(__always)
+    private static func clamped<Channel: FixedWidthInteger & UnsignedInteger>(_ value: Float, maxValue: Float)
+        -> Channel
+    {
+        Channel(truncatingIfNeeded: Int(min(maxValue, max(0, value)).rounded()))
+    }
+
+    /// Un-premultiplies one accumulated row and stores it with rounding.
+    private static func write<Channel: FixedWidthInteger & UnsignedInteger>(
+        _ sums: UnsafeMutableBufferPointer<Float>, into outputRow: UnsafeMutablePointer<Channel>, width: Int,
+        maxValue: Float
+    ) {
+        for outputX in 0..<width {
+            let alpha = sums[outputX * 4 + 3]
+            if alpha <= 0 {
+                for component in 0..<4 { outputRow[outputX * 4 + component] = 0 }
+                continue
             }
+            for component in 0..<3 {
+                let value = sums[outputX * 4 + component] / alpha
+                outputRow[outputX * 4 + component] = clamped(value, maxValue: maxValue)
+            }
+            outputRow[outputX * 4 + 3] = clamped(alpha, maxValue: maxValue)
         }
     }
 }

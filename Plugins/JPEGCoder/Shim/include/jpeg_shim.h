@@ -71,6 +71,10 @@ jpeg_shim_status jpeg_shim_open(const uint8_t *_Nonnull bytes, size_t size, uint
                                 jpeg_shim_reader *_Nullable *_Nonnull reader, jpeg_shim_header *_Nonnull header,
                                 uint32_t *_Nonnull width, uint32_t *_Nonnull height, jpeg_shim_error *_Nonnull error);
 
+/** Changes the DCT scaling of an open reader (before jpeg_shim_read_image) and gives the new output size. */
+jpeg_shim_status jpeg_shim_rescale(jpeg_shim_reader *_Nonnull reader, uint32_t scale_eighths, uint32_t *_Nonnull width,
+                                   uint32_t *_Nonnull height, jpeg_shim_error *_Nonnull error);
+
 /**
  * Decodes into RGBA8 `pixels` (output size from jpeg_shim_open). Gray is replicated, CMYK
  * and YCCK become RGB; alpha is 255. A file that ends early fails with TRUNCATED.
