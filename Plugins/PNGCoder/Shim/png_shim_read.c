@@ -58,42 +58,70 @@ png_shim_status png_shim_open(const uint8_t *bytes, size_t size, int sixteen_bit
     return PNG_SHIM_OK;
 }
 
+/**
+ * Reads Adam7 pass by pass without libpng's interlace handling (which widens every pass
+ * row to the full width and visits every row seven times) and scatters each pass row's
+ * pixels straight to their places in the output.
+ */
+static void read_interlaced(png_structp png, const png_shim_header *header, int palette, const uint32_t table[256],
+                            uint8_t *indices, uint8_t *row, size_t pixel_size, uint8_t *pixels, size_t stride) {
+    for (int pass = 0; pass < PNG_INTERLACE_ADAM7_PASSES; pass++) {
+        uint32_t columns = PNG_PASS_COLS(header->width, pass);
+        uint32_t rows = PNG_PASS_ROWS(header->height, pass);
+        if (columns == 0 || rows == 0) continue;
+        uint32_t first_x = PNG_PASS_START_COL(pass);
+        uint32_t x_step = 1u << PNG_PASS_COL_SHIFT(pass);
+        for (uint32_t pass_row = 0; pass_row < rows; pass_row++) {
+            if (palette) {
+                png_read_row(png, indices, NULL);
+                png_shim_expand_indices(indices, columns, table, row);
+            } else {
+                png_read_row(png, row, NULL);
+            }
+            uint8_t *out = pixels + (size_t)PNG_ROW_FROM_PASS_ROW(pass_row, pass) * stride + first_x * pixel_size;
+            const uint8_t *in = row;
+            if (pixel_size == 4) {
+                for (uint32_t i = 0; i < columns; i++, in += 4, out += x_step * 4) memcpy(out, in, 4);
+            } else {
+                for (uint32_t i = 0; i < columns; i++, in += 8, out += x_step * 8) memcpy(out, in, 8);
+            }
+        }
+    }
+}
+
 png_shim_status png_shim_read_image(png_shim_reader *reader, void *pixels, size_t stride, png_shim_error *error) {
     png_structp png = reader->png;
     const png_shim_header *header = &reader->header;
-    int use_table = header->color_type == PNG_COLOR_TYPE_PALETTE && !header->interlaced;
-    uint8_t *indices = NULL;
-    png_bytep *rows = NULL;
-    if (use_table) {
-        indices = malloc(header->width);
-        if (indices == NULL) return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
-    } else if (header->interlaced) {
-        rows = malloc(sizeof(png_bytep) * header->height);
-        if (rows == NULL) return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
-        for (uint32_t y = 0; y < header->height; y++) rows[y] = (png_bytep)pixels + (size_t)y * stride;
+    int palette = header->color_type == PNG_COLOR_TYPE_PALETTE;
+    size_t pixel_size = reader->sixteen_bit ? 8 : 4;
+    uint8_t *indices = palette ? malloc(header->width) : NULL;
+    uint8_t *row = header->interlaced ? malloc((size_t)header->width * pixel_size) : NULL;
+    if ((palette && indices == NULL) || (header->interlaced && row == NULL)) {
+        free(indices);
+        free(row);
+        return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
     }
     if (setjmp(png_jmpbuf(png))) {
         free(indices);
-        free(rows);
+        free(row);
         return png_shim_caught(&reader->session, error);
     }
     uint32_t table[256];
-    png_shim_set_rgba_transforms(png, header, reader->sixteen_bit, use_table);
-    if (header->interlaced) png_set_interlace_handling(png);
+    png_shim_set_rgba_transforms(png, header, reader->sixteen_bit, palette);
     png_read_update_info(png, reader->info);
-    if (use_table) {
-        png_shim_palette_table(png, reader->info, table);
+    if (palette) png_shim_palette_table(png, reader->info, table);
+    if (header->interlaced) {
+        read_interlaced(png, header, palette, table, indices, row, pixel_size, pixels, stride);
+    } else if (palette) {
         for (uint32_t y = 0; y < header->height; y++) {
             png_read_row(png, indices, NULL);
             png_shim_expand_indices(indices, header->width, table, (uint8_t *)pixels + (size_t)y * stride);
         }
-    } else if (header->interlaced) {
-        png_read_image(png, rows);
     } else {
         for (uint32_t y = 0; y < header->height; y++) png_read_row(png, (png_bytep)pixels + (size_t)y * stride, NULL);
     }
     free(indices);
-    free(rows);
+    free(row);
     return PNG_SHIM_OK;
 }
 
