@@ -10,7 +10,7 @@ SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(S
 PLUGIN_LIBRARIES := libWebImagePNG.so libWebImageJPEG.so
 DEMO_OUTPUT := $(CURDIR)/out/demo
 
-.PHONY: all deps build test check-install install demo format clean
+.PHONY: all deps build test check-install install demo bench format clean
 
 all: build
 
@@ -75,6 +75,25 @@ demo: install
 	  "$(PREFIX)/bin/webimage" convert "$$image" "$(DEMO_OUTPUT)/$$stem-thumbnail.png" --thumbnail 200x200; \
 	done; \
 	echo; echo "Thumbnails are in $(DEMO_OUTPUT)"
+
+## bench: decode benchmarks on a make-corpus.sh corpus (CORPUS=dir, EXTRA=dir with the 640x480 and
+## 4000x3000 PNGs of docs/performance.md), plugin and raw C library interleaved in one run
+CORPUS ?= /tmp/bench-corpus
+EXTRA ?= /tmp/bench-extra
+ITERATIONS ?= 30
+bench: install
+	@set -e; webimage="$(PREFIX)/bin/webimage"; \
+	run() { printf '%s %s\n' "$$1" "$$2"; shift 2; "$$webimage" bench decode "$$@" --iterations $(ITERATIONS) --reference \
+	  | grep -E '^(plugin|reference|plugin/reference):'; }; \
+	for size in 640x480 1920x1080 4000x3000; do \
+	  for kind in baseline progressive; do run JPEG "$$size $$kind" $(CORPUS)/jpeg/kleiber-$$size-q85-$$kind.jpg; done; \
+	done; \
+	run JPEG "4000x3000 baseline thumbnail 256" $(CORPUS)/jpeg/kleiber-4000x3000-q85-baseline.jpg --thumbnail 256x256; \
+	for kind in rgb8 rgba8 palette rgb16 rgb8-adam7; do \
+	  run PNG "1920x1080 $$kind" $(CORPUS)/png/kleiber-1920x1080-$$kind.png; \
+	  run PNG "1920x1080 $$kind (vs png_image)" $(CORPUS)/png/kleiber-1920x1080-$$kind.png --reference-api simplified; \
+	done; \
+	for size in 640x480 4000x3000; do run PNG "$$size rgb8" $(EXTRA)/kleiber-$$size-rgb8.png; done
 
 ## format: formats every Swift file with the toolchain's swift format
 format:
