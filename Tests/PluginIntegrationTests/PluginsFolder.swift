@@ -61,7 +61,7 @@ final class PluginsFolder {
     func compileFixture(_ stem: String) throws {
         let source = BuildProducts.repository.appendingPathComponent(
             "Tests/PluginIntegrationTests/Fixtures/BrokenPlugins/\(stem).c")
-        try compile([source], into: "lib\(stem).so")
+        try compile([source], into: "lib\(stem).so", extraFlags: ["-Wall", "-Wextra", "-Werror"])
     }
 
     struct CompileFailure: Error, CustomStringConvertible {

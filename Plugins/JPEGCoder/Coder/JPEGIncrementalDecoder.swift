@@ -28,10 +28,8 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoder {
         guard let source = canvas.pixels else { return nil }
         let width = Int(canvas.header.width)
         let height = Int(canvas.header.height)
-        let pixels = try request.makeBuffer(width: width, height: height, format: .rgba8)
-        for y in 0..<height {
-            pixels.row(y).copyMemory(from: source + y * canvas.stride, byteCount: width * 4)
-        }
+        let pixels = try request.makeBuffer(
+            copying: source, stride: canvas.stride, width: width, height: height, format: .rgba8)
         let info = canvas.header.imageInfo
         var traits = info.traits
         if canvas.complete == 0 { traits.insert(.partial) }

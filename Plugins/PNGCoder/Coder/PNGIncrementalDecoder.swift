@@ -30,11 +30,8 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         let width = Int(canvas.header.width)
         let height = Int(canvas.header.height)
         let format: PixelFormat = canvas.sixteen_bit != 0 ? .rgba16 : .rgba8
-        let pixels = try request.makeBuffer(width: width, height: height, format: format)
-        let rowBytes = width * format.bytesPerPixel
-        for y in 0..<height {
-            pixels.row(y).copyMemory(from: source + y * canvas.stride, byteCount: rowBytes)
-        }
+        let pixels = try request.makeBuffer(
+            copying: source, stride: canvas.stride, width: width, height: height, format: format)
         var traits = canvas.header.imageInfo.traits
         if canvas.complete == 0 { traits.insert(.partial) }
         return DecodedImage(

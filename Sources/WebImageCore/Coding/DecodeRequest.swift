@@ -39,6 +39,22 @@ public struct DecodeRequest: Sendable {
     }
 }
 
+extension DecodeRequest {
+    /// A new buffer (limit checked, from ``allocator``) holding a copy of `height` rows of
+    /// `width` pixels that start `stride` bytes apart at `source`: how incremental decoders
+    /// hand out the image so far while they keep decoding into their own canvas.
+    public func makeBuffer(
+        copying source: UnsafeRawPointer, stride: Int, width: Int, height: Int, format: PixelFormat
+    ) throws -> PixelBuffer {
+        let buffer = try makeBuffer(width: width, height: height, format: format)
+        let rowBytes = width * format.bytesPerPixel
+        for y in 0..<height {
+            buffer.row(y).copyMemory(from: source + y * stride, byteCount: rowBytes)
+        }
+        return buffer
+    }
+}
+
 extension ImageCodingError {
     /// The error for an output of `width` × `height` pixels over `limit`.
     public static func tooLarge(width: Int, height: Int, limit: Int) -> ImageCodingError {

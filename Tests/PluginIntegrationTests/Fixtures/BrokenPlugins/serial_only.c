@@ -1,4 +1,6 @@
 /* serial_only.c — a coder WITHOUT the thread-safe flag whose decode fails if two calls overlap. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
