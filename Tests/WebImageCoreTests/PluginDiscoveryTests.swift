@@ -17,6 +17,16 @@ import WebImageCore
         #expect(result.faults.isEmpty)
     }
 
+    @Test func loadingAnUnknownNameIsANotFoundFault() throws {
+        let root = try TemporaryDirectory()
+        let folder = try root.folder("plugins")
+        let host = PluginHost(searchPath: PluginSearchPath(directories: [folder]))
+        let fault = try #require(throws: PluginFault.self) { try host.load("nothing") }
+        #expect(fault.reason == .notFound)
+        #expect(fault.detail == "no manifest names it in the search path \(folder)")
+        #expect(host.faults.isEmpty)
+    }
+
     @Test func laterPluginWithTheSameNameIsADuplicate() throws {
         let root = try TemporaryDirectory()
         let first = try root.folder("first")

@@ -25,6 +25,8 @@ public struct PluginFault: Error, Sendable, Equatable, CustomStringConvertible {
         case entryFailed = "entry function failed"
         /// Another plugin with the same name was found first.
         case duplicateName = "duplicate plugin name"
+        /// No manifest in the search path names the plugin asked for.
+        case notFound = "no such plugin"
     }
 
     public let reason: Reason

@@ -39,9 +39,9 @@ public final class PluginHost: Sendable {
     /// - Throws: ``PluginFault`` when there is no such plugin or it cannot be loaded.
     public func load(_ name: String) throws(PluginFault) -> LoadedPlugin {
         guard let plugin = plugins.first(where: { $0.name == name }) else {
+            let folders = searchPath.directories.joined(separator: ":")
             throw PluginFault(
-                .libraryMissing, file: name, plugin: name,
-                detail: "no plugin with this name was found in \(searchPath.directories)")
+                .notFound, file: name, plugin: name, detail: "no manifest names it in the search path \(folders)")
         }
         let result = loaded.withLock { results in
             if let existing = results[name] { return existing }
