@@ -4,10 +4,12 @@ SWIFT ?= swift
 # Where `make install` puts bin/, lib/ and include/ (default: a local prefix in out/).
 PREFIX ?= $(CURDIR)/out/prefix
 # Debian packages the build, the tests and the install need.
-DEBIAN_PACKAGES := libpng-dev libjpeg62-turbo-dev zlib1g-dev pkg-config gcc libjpeg-turbo-progs patchelf
+DEBIAN_PACKAGES := libpng-dev libjpeg62-turbo-dev zlib1g-dev libgif-dev pkg-config gcc libjpeg-turbo-progs patchelf
 # The Swift runtime libraries the toolchain links against.
 SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(SWIFT)))))/lib/swift/linux
-PLUGIN_LIBRARIES := libWebImagePNG.so libWebImageJPEG.so
+# The plugin products (each builds lib<product>.so).
+PLUGIN_PRODUCTS := WebImagePNG WebImageJPEG WebImageGIF
+PLUGIN_LIBRARIES := $(PLUGIN_PRODUCTS:%=lib%.so)
 DEMO_OUTPUT := $(CURDIR)/out/demo
 
 .PHONY: all deps build test check-install install demo bench format clean
@@ -41,8 +43,7 @@ check-install:
 ## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN)
 install: deps
 	$(SWIFT) build -c release --product webimage
-	$(SWIFT) build -c release --product WebImagePNG
-	$(SWIFT) build -c release --product WebImageJPEG
+	for product in $(PLUGIN_PRODUCTS); do $(SWIFT) build -c release --product $$product || exit 1; done
 	@set -e; \
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	plugins="$(PREFIX)/lib/webimage/plugins"; runtime="$(PREFIX)/lib/webimage/swift"; \

@@ -10,6 +10,8 @@ struct CoderPlugin {
     let entry: String
     let product: String
     let nativeLibraries: [String]
+    /// What the plugin's test target needs besides WebImageCore and the logic target.
+    var testDependencies: [Target.Dependency] = []
 
     var targets: [Target] {
         [
@@ -24,14 +26,27 @@ struct CoderPlugin {
                 path: "Plugins/\(folder)/Entry"),
         ]
     }
+
+    /// The `.so` that the plugins folder holds.
+    var library: Product { .library(name: product, type: .dynamic, targets: [entry]) }
+
+    /// Unit tests of the logic target (they never link the entry target: its C symbol
+    /// would clash with the other plugins' entry symbols).
+    var testTarget: Target {
+        .testTarget(name: "\(logic)Tests", dependencies: ["WebImageCore", .target(name: logic)] + testDependencies)
+    }
 }
 
 let png = CoderPlugin(
     folder: "PNGCoder", shim: "CPNGShim", logic: "PNGCoder", entry: "PNGCoderPlugin",
-    product: "WebImagePNG", nativeLibraries: ["png16", "z"])
+    product: "WebImagePNG", nativeLibraries: ["png16", "z"], testDependencies: ["CReferenceDecoders"])
 let jpeg = CoderPlugin(
     folder: "JPEGCoder", shim: "CJPEGShim", logic: "JPEGCoder", entry: "JPEGCoderPlugin",
-    product: "WebImageJPEG", nativeLibraries: ["jpeg"])
+    product: "WebImageJPEG", nativeLibraries: ["jpeg"], testDependencies: ["CReferenceDecoders"])
+let gif = CoderPlugin(
+    folder: "GIFCoder", shim: "CGIFShim", logic: "GIFCoder", entry: "GIFCoderPlugin",
+    product: "WebImageGIF", nativeLibraries: ["gif"])
+let plugins = [png, jpeg, gif]
 
 let coreTargets: [Target] = [
     .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
@@ -48,9 +63,6 @@ let coreTargets: [Target] = [
             .product(name: "Logging", package: "swift-log"),
         ]),
     .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit"]),
-    .testTarget(name: "PNGCoderTests", dependencies: ["WebImageCore", .target(name: png.logic), "CReferenceDecoders"]),
-    .testTarget(
-        name: "JPEGCoderTests", dependencies: ["WebImageCore", .target(name: jpeg.logic), "CReferenceDecoders"]),
     .testTarget(name: "PluginIntegrationTests", dependencies: ["WebImageCore"], exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["WebImageCore"]),
 ]
@@ -60,13 +72,11 @@ let package = Package(
     products: [
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
-        .library(name: png.product, type: .dynamic, targets: [png.entry]),
-        .library(name: jpeg.product, type: .dynamic, targets: [jpeg.entry]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
-    ],
+    ] + plugins.map(\.library),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
-    targets: coreTargets + png.targets + jpeg.targets
+    targets: coreTargets + plugins.flatMap(\.targets) + plugins.map(\.testTarget)
 )

@@ -6,7 +6,9 @@ import WebImageCore
 /// it in the format of OUT's extension, written atomically.
 ///
 /// Sources deeper than 8 bits are decoded to RGBA16, so a 16-bit PNG stays 16-bit when
-/// the output format can hold it.
+/// the output format can hold it. An animation converted to a format that can hold
+/// animations keeps its frames, durations and loop count; `--frame N` writes frame N as a
+/// still image, and other formats get the first frame.
 struct ConvertCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -35,6 +37,9 @@ struct ConvertCommand: PluginHostCommand {
     @Option(help: ArgumentHelp("Refuse images with more than this many pixels (0: no limit).", valueName: "n"))
     var maxPixels = DecodeOptions.defaultMaxPixelCount
 
+    @Option(help: ArgumentHelp("Write this frame of an animation (0 = the first) as a still image.", valueName: "n"))
+    var frame: Int?
+
     func run() throws {
         guard (0...100).contains(quality) else {
             throw CLIError("--quality must be between 0 and 100, not \(quality)")
@@ -49,13 +54,43 @@ struct ConvertCommand: PluginHostCommand {
         let info = try manager.probe(bytes)
         let options = DecodeOptions(
             pixelFormat: .rgba16, thumbnail: box, appliesOrientation: !noAutoOrient, maxPixelCount: maxPixels)
-        let image = try manager.decode(bytes, options: options)
-        let encoded = try manager.encode(
-            image.pixels, options: EncodeOptions(format: outputFormat.name, quality: Double(quality) / 100))
-        try write(encoded)
+        let encodeOptions = EncodeOptions(
+            format: outputFormat.name, quality: Double(quality) / 100, loopCount: info.loopCount)
+        let converted: (bytes: [UInt8], width: Int, height: Int, frames: Int)
+        if let frame {
+            let image = try decodeStill(frame: frame, bytes: bytes, info: info, manager: manager, options: options)
+            converted = (try manager.encode(image.pixels, options: encodeOptions), image.width, image.height, 1)
+        } else if info.frameCount > 1, outputFormat.capabilities.contains(.encodeAnimation) {
+            let animation = try manager.openAnimation(bytes)
+            let frames = try (0..<animation.info.frameCount).map { index in
+                AnimationFrame(
+                    image: try manager.decodeFrame(index, of: animation, options: options).pixels,
+                    durationMilliseconds: animation.frameDuration(at: index))
+            }
+            let first = frames[0].image
+            converted = (
+                try manager.encodeAnimation(frames, options: encodeOptions), first.width, first.height, frames.count
+            )
+        } else {
+            let image = try manager.decode(bytes, options: options)
+            converted = (try manager.encode(image.pixels, options: encodeOptions), image.width, image.height, 1)
+        }
+        try write(converted.bytes)
+        let frames = converted.frames > 1 ? ", \(converted.frames) frames" : ""
         print(
             "\(input) (\(info.format) \(info.width)x\(info.height)) -> "
-                + "\(output) (\(outputFormat.name) \(image.width)x\(image.height))")
+                + "\(output) (\(outputFormat.name) \(converted.width)x\(converted.height)\(frames))")
+    }
+
+    /// Frame `frame` of the input as a still image; frame 0 of a still image is the image itself.
+    private func decodeStill(
+        frame: Int, bytes: [UInt8], info: ImageInfo, manager: CodersManager, options: DecodeOptions
+    ) throws -> DecodedImage {
+        guard frame >= 0, frame < info.frameCount else {
+            throw CLIError("--frame \(frame) does not exist: '\(input)' has \(info.frameCount) frame(s)")
+        }
+        if info.frameCount == 1 { return try manager.decode(bytes, options: options) }
+        return try manager.decodeFrame(frame, of: try manager.openAnimation(bytes), options: options)
     }
 
     /// Writes `bytes` to the output file atomically (a temporary file renamed into place).

@@ -29,6 +29,8 @@ struct InfoCommand: PluginHostCommand {
         let hasAlpha: Bool
         let pixelFormat: String
         let traits: [String]
+        /// Each frame's duration in milliseconds; present for animations only.
+        var frameDurationsMs: [Int]?
 
         enum CodingKeys: String, CodingKey {
             case format, width, height, frames, orientation, traits
@@ -36,6 +38,7 @@ struct InfoCommand: PluginHostCommand {
             case bitsPerComponent = "bits_per_component"
             case hasAlpha = "has_alpha"
             case pixelFormat = "pixel_format"
+            case frameDurationsMs = "frame_durations_ms"
         }
 
         init(_ info: ImageInfo) {
@@ -54,8 +57,12 @@ struct InfoCommand: PluginHostCommand {
 
     func run() throws {
         let bytes = try InputFile.read(file)
-        let info = try pluginOptions.makeCodersManager().probe(bytes)
-        let report = Report(info)
+        let manager = pluginOptions.makeCodersManager()
+        let info = try manager.probe(bytes)
+        var report = Report(info)
+        if info.frameCount > 1, let animation = try? manager.openAnimation(bytes) {
+            report.frameDurationsMs = (0..<animation.info.frameCount).map { animation.frameDuration(at: $0) }
+        }
         if json {
             try JSONOutput.print(report)
             return
@@ -64,7 +71,7 @@ struct InfoCommand: PluginHostCommand {
         if info.orientation.swapsWidthAndHeight {
             size += " (shown as \(info.orientedWidth)x\(info.orientedHeight))"
         }
-        let rows = [
+        var rows = [
             ("format", report.format),
             ("size", size),
             ("frames", "\(report.frames)"),
@@ -78,6 +85,9 @@ struct InfoCommand: PluginHostCommand {
             ("bits per component", "\(report.bitsPerComponent)"),
             ("traits", PluginText.list(report.traits)),
         ]
+        if let durations = report.frameDurationsMs {
+            rows.append(("durations (ms)", durations.map(String.init).joined(separator: ", ")))
+        }
         for line in TextLayout.fields(rows) { print(line) }
     }
 }

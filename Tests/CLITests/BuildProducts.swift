@@ -9,6 +9,23 @@ enum BuildProducts {
     /// The plugin libraries `swift build` puts next to `webimage`.
     static let pluginLibraries = ["libWebImagePNG.so", "libWebImageJPEG.so"]
 
+    /// Name and library of every manifest in `plugin-manifests/`, in the order the host lists
+    /// them (by manifest file name).
+    static var bundledPlugins: [(name: String, library: String)] {
+        get throws {
+            let folder = repositoryRoot.appendingPathComponent("plugin-manifests")
+            return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+                .sorted().compactMap { file in
+                    let data = try Data(contentsOf: folder.appendingPathComponent(file))
+                    let fields = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                    guard let name = fields?["name"] as? String, let library = fields?["library"] as? String else {
+                        return nil
+                    }
+                    return (name, library)
+                }
+        }
+    }
+
     /// The build folder holding `webimage` and the plugin libraries, or nil when none is found.
     ///
     /// Walks up from the test bundle and the running executable (the tool is built into

@@ -29,23 +29,24 @@ struct TemporaryFolder {
 /// A plugins folder for the tests: copies of `plugin-manifests/*.json` and symbolic links
 /// to the built plugin libraries.
 enum PluginFolder {
-    /// Fills `folder` with the PNG and JPEG plugins.
+    /// Fills `folder` with every bundled plugin: each manifest of `plugin-manifests/` and a
+    /// link to the built library it names.
     static func install(in folder: TemporaryFolder) throws {
         let fileManager = FileManager.default
         let manifests = BuildProducts.repositoryRoot.appendingPathComponent("plugin-manifests")
-        for name in try fileManager.contentsOfDirectory(atPath: manifests.path) where name.hasSuffix(".json") {
-            try fileManager.copyItem(
-                at: manifests.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
-        }
         let products = try BuildProducts.executable.deletingLastPathComponent()
-        for library in BuildProducts.pluginLibraries {
+        for name in try fileManager.contentsOfDirectory(atPath: manifests.path) where name.hasSuffix(".json") {
+            let manifest = manifests.appendingPathComponent(name)
+            try fileManager.copyItem(at: manifest, to: folder.url.appendingPathComponent(name))
+            let fields = try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any]
+            guard let library = fields?["library"] as? String else { continue }
             try fileManager.createSymbolicLink(
                 at: folder.url.appendingPathComponent(library),
                 withDestinationURL: products.appendingPathComponent(library))
         }
     }
 
-    /// A new folder with the PNG and JPEG plugins.
+    /// A new folder with every bundled plugin.
     static func make() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try install(in: folder)

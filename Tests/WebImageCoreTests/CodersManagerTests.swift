@@ -5,7 +5,7 @@ import Testing
 
 /// A coder that accepts any bytes when `accepts` is true and decodes a 1 × 1 pixel whose red
 /// channel is `marker`.
-private struct StubCoder: ImageCoder {
+struct StubCoder: ImageCoder {
     let name: String
     let accepts: Bool
     var marker: UInt8 = 0

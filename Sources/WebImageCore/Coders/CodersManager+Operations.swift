@@ -47,17 +47,8 @@ extension CodersManager {
         guard format.capabilities.contains(.encode) else {
             throw ImageCodingError(.unsupportedOperation, "the \(format.name) coder cannot encode")
         }
-        var input = pixels
-        if let box = options.maxPixelSize {
-            let target = ThumbnailSize(width: box.width, height: box.height)
-                .targetSize(sourceWidth: pixels.width, sourceHeight: pixels.height)
-            if target != (pixels.width, pixels.height) {
-                input = try ImageResizer.resize(pixels, width: target.width, height: target.height)
-            }
-        }
-        let request = EncodeRequest(
-            format: format.name, quality: options.quality, backgroundColor: options.backgroundColor,
-            lossless: options.lossless)
+        let input = try options.fitted(pixels)
+        let request = options.request(format: format.name)
         return try coder.encode(input, request: request)
     }
 }

@@ -1,0 +1,155 @@
+/* Encoding RGBA frames as a (possibly animated) GIF with giflib's quantiser. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gif_shim_internal.h"
+
+/** A growing output buffer for giflib's write callback. */
+typedef struct memory_sink {
+    uint8_t *bytes;
+    size_t size;
+    size_t capacity;
+} memory_sink;
+
+static int write_to_memory(GifFileType *gif, const GifByteType *data, int length) {
+    memory_sink *sink = gif->UserData;
+    size_t count = (size_t)length;
+    if (count > sink->capacity - sink->size) {
+        size_t capacity = sink->capacity < 4096 ? 4096 : sink->capacity;
+        while (count > capacity - sink->size) capacity *= 2;
+        uint8_t *grown = realloc(sink->bytes, capacity);
+        if (grown == NULL) return 0;
+        sink->bytes = grown;
+        sink->capacity = capacity;
+    }
+    memcpy(sink->bytes + sink->size, data, count);
+    sink->size += count;
+    return length;
+}
+
+/** Planes and indices for quantising one frame. */
+typedef struct frame_planes {
+    GifByteType *red, *green, *blue, *indices;
+} frame_planes;
+
+/**
+ * Index reserved for transparent pixels when a frame has any. Every frame covers the whole
+ * canvas and is disposed to background, so a transparent pixel never shows the frame before.
+ */
+#define TRANSPARENT_INDEX 255
+
+/** Quantises one RGBA frame into `planes.indices` and `colors`; returns whether it has transparency. */
+static int quantise(const gif_shim_frame *frame, uint32_t width, uint32_t height, frame_planes planes,
+                    ColorMapObject *colors, int *failed) {
+    int transparent = 0;
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *row = (const uint8_t *)frame->pixels + (size_t)y * frame->stride;
+        for (uint32_t x = 0; x < width; x++) {
+            size_t i = (size_t)y * width + x;
+            planes.red[i] = row[x * 4];
+            planes.green[i] = row[x * 4 + 1];
+            planes.blue[i] = row[x * 4 + 2];
+            if (row[x * 4 + 3] < 128) transparent = 1;
+        }
+    }
+    int size = transparent ? 255 : 256;
+    memset(colors->Colors, 0, sizeof(GifColorType) * 256);
+    if (GifQuantizeBuffer(width, height, &size, planes.red, planes.green, planes.blue, planes.indices,
+                          colors->Colors) == GIF_ERROR) {
+        *failed = 1;
+        return 0;
+    }
+    if (transparent) {
+        for (uint32_t y = 0; y < height; y++) {
+            const uint8_t *row = (const uint8_t *)frame->pixels + (size_t)y * frame->stride;
+            for (uint32_t x = 0; x < width; x++) {
+                if (row[x * 4 + 3] < 128) planes.indices[(size_t)y * width + x] = TRANSPARENT_INDEX;
+            }
+        }
+    }
+    return transparent;
+}
+
+static int put_loop_extension(GifFileType *gif, uint32_t loop_count) {
+    GifByteType loop[3] = {1, (GifByteType)(loop_count & 0xFF), (GifByteType)((loop_count >> 8) & 0xFF)};
+    return EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) != GIF_ERROR &&
+           EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") != GIF_ERROR && EGifPutExtensionBlock(gif, 3, loop) != GIF_ERROR &&
+           EGifPutExtensionTrailer(gif) != GIF_ERROR;
+}
+
+gif_shim_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, uint32_t width, uint32_t height,
+                                uint32_t loop_count, gif_shim_output *output, gif_shim_error *error) {
+    output->bytes = NULL;
+    output->size = 0;
+    if (count == 0 || width == 0 || height == 0 || width > 65535 || height > 65535) {
+        return gif_shim_fail(error, GIF_SHIM_INVALID_ARGUMENT, "GIF needs 1...65535 pixels per side and a frame");
+    }
+    size_t pixels = (size_t)width * height;
+    frame_planes planes = {malloc(pixels), malloc(pixels), malloc(pixels), malloc(pixels)};
+    ColorMapObject *colors = GifMakeMapObject(256, NULL);
+    memory_sink sink = {0};
+    int code = 0;
+    GifFileType *gif = NULL;
+    gif_shim_status status = GIF_SHIM_OK;
+    if (planes.red == NULL || planes.green == NULL || planes.blue == NULL || planes.indices == NULL || colors == NULL) {
+        status = gif_shim_fail(error, GIF_SHIM_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    gif = EGifOpen(&sink, write_to_memory, &code);
+    if (gif == NULL) {
+        status = gif_shim_giflib_error(error, code, 0, "starting the encoder");
+        goto done;
+    }
+    EGifSetGifVersion(gif, true);
+    if (EGifPutScreenDesc(gif, (int)width, (int)height, 8, 0, NULL) == GIF_ERROR ||
+        (count > 1 && !put_loop_extension(gif, loop_count))) {
+        status = gif_shim_giflib_error(error, gif->Error, 0, "writing the header");
+        goto done;
+    }
+    for (uint32_t i = 0; i < count && status == GIF_SHIM_OK; i++) {
+        int failed = 0;
+        int transparent = quantise(&frames[i], width, height, planes, colors, &failed);
+        if (failed) {
+            status = gif_shim_fail(error, GIF_SHIM_INVALID_ARGUMENT, "giflib's quantiser failed");
+            break;
+        }
+        GraphicsControlBlock control = {
+            .DisposalMode = DISPOSE_BACKGROUND,
+            .UserInputFlag = false,
+            .DelayTime = (int)((frames[i].duration_ms + 5) / 10),
+            .TransparentColor = transparent ? TRANSPARENT_INDEX : NO_TRANSPARENT_COLOR,
+        };
+        GifByteType extension[4];
+        size_t length = EGifGCBToExtension(&control, extension);
+        if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, (int)length, extension) == GIF_ERROR ||
+            EGifPutImageDesc(gif, 0, 0, (int)width, (int)height, false, colors) == GIF_ERROR) {
+            status = gif_shim_giflib_error(error, gif->Error, 0, "writing a frame");
+            break;
+        }
+        for (uint32_t y = 0; y < height; y++) {
+            if (EGifPutLine(gif, planes.indices + (size_t)y * width, (int)width) == GIF_ERROR) {
+                status = gif_shim_giflib_error(error, gif->Error, 0, "writing a frame");
+                break;
+            }
+        }
+    }
+done:
+    if (gif != NULL && EGifCloseFile(gif, &code) == GIF_ERROR && status == GIF_SHIM_OK) {
+        status = gif_shim_giflib_error(error, code, 0, "finishing the file");
+    }
+    GifFreeMapObject(colors);
+    free(planes.red);
+    free(planes.green);
+    free(planes.blue);
+    free(planes.indices);
+    if (status != GIF_SHIM_OK) {
+        free(sink.bytes);
+        return status;
+    }
+    output->bytes = sink.bytes;
+    output->size = sink.size;
+    return GIF_SHIM_OK;
+}
+
+void gif_shim_free(void *pointer) { free(pointer); }

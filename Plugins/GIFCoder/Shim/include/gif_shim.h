@@ -1,0 +1,107 @@
+/*
+ * gif_shim.h — the C layer between the GIF plugin's Swift code and giflib 5.
+ *
+ * A GIF is scanned once (no LZW decoding) to find its frames; each frame is decoded on
+ * demand by feeding giflib a small stream made of the file's header and that frame's
+ * bytes, and composited onto a canvas the way browsers do (disposal none / background /
+ * previous, transparency, frames smaller than the canvas at an offset).
+ */
+#ifndef WEBIMAGE_GIF_SHIM_H
+#define WEBIMAGE_GIF_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if !defined(__clang__) && !defined(_Nonnull)
+#define _Nonnull
+#define _Nullable
+#endif
+
+typedef enum gif_shim_status {
+    GIF_SHIM_OK = 0,
+    GIF_SHIM_NOT_GIF = 1,
+    GIF_SHIM_CORRUPT = 2,
+    GIF_SHIM_TRUNCATED = 3,
+    GIF_SHIM_TOO_LARGE = 4,
+    GIF_SHIM_OUT_OF_MEMORY = 5,
+    GIF_SHIM_INVALID_ARGUMENT = 6,
+} gif_shim_status;
+
+/** Where a shim function writes the reason for a failure (NUL-terminated, truncated to fit). */
+typedef struct gif_shim_error {
+    char *_Nonnull message;
+    size_t capacity;
+} gif_shim_error;
+
+/** What the scan found. */
+typedef struct gif_shim_info {
+    /** Logical screen (canvas) size in pixels. */
+    uint32_t width;
+    uint32_t height;
+    /** Frames whose data is complete. */
+    uint32_t frame_count;
+    /** NETSCAPE2.0 loop count (0 = forever); 1 when the extension is absent. */
+    uint32_t loop_count;
+    /** Non-zero when any frame has a transparent colour index. */
+    int32_t has_transparency;
+    /** Non-zero when the scan reached the trailer or the end of the data at a record boundary. */
+    int32_t complete;
+} gif_shim_info;
+
+/** An opened GIF: the frame table plus the canvas of the last composited frame. */
+typedef struct gif_shim_animation gif_shim_animation;
+
+/**
+ * Scans `bytes` (which must stay valid until gif_shim_close). With `allow_partial` a file
+ * that ends inside a frame is opened with the frames complete so far; without it, that is
+ * GIF_SHIM_TRUNCATED. A canvas over `max_pixel_count` pixels (0 = no limit) is TOO_LARGE.
+ */
+gif_shim_status gif_shim_open(const uint8_t *_Nonnull bytes, size_t size, int allow_partial, uint64_t max_pixel_count,
+                              gif_shim_animation *_Nullable *_Nonnull animation, gif_shim_info *_Nonnull info,
+                              gif_shim_error *_Nonnull error);
+
+/** How long frame `index` shows, in milliseconds (delays of 10 ms or less count as 100 ms). */
+uint32_t gif_shim_frame_duration(const gif_shim_animation *_Nonnull animation, uint32_t index);
+
+/**
+ * Writes the fully composited canvas of frame `index` as RGBA8 into `pixels` (canvas size).
+ * A corrupt frame fails for itself only: later frames skip over it.
+ */
+gif_shim_status gif_shim_decode_frame(gif_shim_animation *_Nonnull animation, uint32_t index, void *_Nonnull pixels,
+                                      size_t stride, gif_shim_error *_Nonnull error);
+
+void gif_shim_close(gif_shim_animation *_Nullable animation);
+
+/** One frame to encode: canvas-sized RGBA8 pixels and a duration in milliseconds. */
+typedef struct gif_shim_frame {
+    const void *_Nonnull pixels;
+    size_t stride;
+    uint32_t duration_ms;
+} gif_shim_frame;
+
+/** Encoded bytes; free with gif_shim_free. */
+typedef struct gif_shim_output {
+    uint8_t *_Nullable bytes;
+    size_t size;
+} gif_shim_output;
+
+/**
+ * Encodes `count` frames of `width` × `height` as a GIF: each frame quantised to at most
+ * 255 colours with giflib's median-cut quantiser, pixels with alpha below 128 written as
+ * transparent. With more than one frame a NETSCAPE2.0 extension stores `loop_count`.
+ */
+gif_shim_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
+                                uint32_t height, uint32_t loop_count, gif_shim_output *_Nonnull output,
+                                gif_shim_error *_Nonnull error);
+
+void gif_shim_free(void *_Nullable pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

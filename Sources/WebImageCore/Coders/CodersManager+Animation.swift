@@ -1,0 +1,48 @@
+extension CodersManager {
+    /// Opens an animated image (frames decoded lazily) with the coder chosen for its bytes.
+    /// A still image opens as a one-frame animation when its coder handles animations.
+    /// - Throws: ``ImageCodingError``, `.unsupportedOperation` when the coder has no animation support.
+    public func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
+        let coder = try bytes.withUnsafeBytes { try self.coder(for: $0) }
+        guard coder.formats.contains(where: { $0.capabilities.contains(.decodeAnimation) }),
+            let animated = coder as? any AnimatedImageCoder
+        else {
+            let name = coder.formats.first?.name ?? "chosen"
+            throw ImageCodingError(.unsupportedOperation, "the \(name) coder cannot decode animations")
+        }
+        return try animated.openAnimation(bytes)
+    }
+
+    /// Decodes frame `index` of `animation`, resized to `options.thumbnail` when one is given.
+    /// Frames carry no EXIF orientation, so `options.appliesOrientation` does not apply.
+    /// - Throws: ``ImageCodingError``.
+    public func decodeFrame(
+        _ index: Int, of animation: any AnimatedImageSource, options: DecodeOptions = DecodeOptions()
+    )
+        throws -> DecodedImage
+    {
+        let request = DecodeRequest(pixelFormat: options.pixelFormat, maxPixelCount: options.maxPixelCount)
+        var image = try animation.decodeFrame(at: index, request: request)
+        if let thumbnail = options.thumbnail {
+            let target = thumbnail.targetSize(sourceWidth: image.width, sourceHeight: image.height)
+            if target != (image.width, image.height) {
+                image.pixels = try ImageResizer.resize(image.pixels, width: target.width, height: target.height)
+            }
+        }
+        return image
+    }
+
+    /// Encodes frames as one animation in `options.format` (each frame first shrunk to
+    /// `options.maxPixelSize`), storing `options.loopCount`.
+    /// - Throws: ``ImageCodingError``, `.unsupportedOperation` when the format cannot hold animations.
+    public func encodeAnimation(_ frames: [AnimationFrame], options: EncodeOptions) throws -> [UInt8] {
+        let (coder, format) = try coder(forFormat: options.format)
+        guard format.capabilities.contains(.encodeAnimation), let animated = coder as? any AnimatedImageCoder else {
+            throw ImageCodingError(.unsupportedOperation, "the \(format.name) coder cannot encode animations")
+        }
+        let fitted = try frames.map {
+            AnimationFrame(image: try options.fitted($0.image), durationMilliseconds: $0.durationMilliseconds)
+        }
+        return try animated.encodeAnimation(fitted, request: options.request(format: format.name))
+    }
+}

@@ -1,0 +1,62 @@
+import GIFCoder
+import Testing
+import WebImageCore
+
+@Suite struct GIFMalformedInputTests {
+    let coder = GIFImageCoder()
+
+    func decodeError(_ bytes: [UInt8]) throws -> ImageCodingError {
+        try #require(throws: ImageCodingError.self) {
+            try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }
+        }
+    }
+
+    @Test func aFileCutInsideAFrameIsTruncatedForAFullDecode() throws {
+        let bytes = try Fixture.bytes("gif/bad-truncated.gif")
+        let error = try decodeError(bytes)
+        #expect(error == ImageCodingError(.truncatedData, "truncated GIF: the file ends inside an image descriptor"))
+        let info = try bytes.withUnsafeBytes { try coder.probe($0) }
+        #expect(info.frameCount == 2)
+        #expect(throws: ImageCodingError.self) { try coder.openAnimation(bytes) }
+    }
+
+    @Test func aCorruptFrameFailsAloneAndLaterFramesStillDecode() throws {
+        let animation = try coder.openAnimation(try Fixture.bytes("gif/bad-corrupt-frame1.gif"))
+        let expected = try CoalescedFrames.frames("anim", count: 4)
+        #expect(try animation.decodeFrame(at: 0, request: DecodeRequest()).visibleBytes == expected[0])
+        let error = try #require(throws: ImageCodingError.self) {
+            try animation.decodeFrame(at: 1, request: DecodeRequest())
+        }
+        #expect(error.kind == .corruptData)
+        #expect(error.message.hasPrefix("corrupt GIF: frame 1"))
+        #expect(try animation.decodeFrame(at: 2, request: DecodeRequest()).visibleBytes == expected[2])
+        #expect(try animation.decodeFrame(at: 3, request: DecodeRequest()).visibleBytes == expected[3])
+    }
+
+    @Test func aHugeCanvasIsTooLargeBeforeAnythingIsAllocated() throws {
+        let error = try decodeError(try Fixture.bytes("gif/bad-huge-canvas.gif"))
+        #expect(error == ImageCodingError(.tooLarge, "the canvas has more pixels than the limit"))
+    }
+
+    @Test func emptyShortAndForeignData() throws {
+        #expect(try decodeError([]).kind == .truncatedData)
+        #expect(try decodeError(Array("GIF8".utf8)).kind == .truncatedData)
+        #expect(try decodeError(Array("GIF89a".utf8)).kind == .truncatedData)
+        #expect(try decodeError(Array("\u{89}PNG and more bytes".utf8)).kind == .unsupportedFormat)
+    }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt32])
+    func randomBytesAfterTheSignatureAreATypedError(seed: UInt32) throws {
+        var state = seed
+        let bytes =
+            Array("GIF89a".utf8) + [8, 0, 6, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+            + (0..<4096).map { _ in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: state >> 24)
+            }
+        let result = Result { try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) } }
+        if case .failure(let error) = result {
+            #expect((error as? ImageCodingError)?.kind != .internalError)
+        }
+    }
+}
