@@ -54,7 +54,9 @@ let coreTargets: [Target] = [
         name: "WebImageCore",
         dependencies: ["CWebImagePlugin", .product(name: "Logging", package: "swift-log")]),
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
-    .target(name: "CReferenceDecoders", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+    .target(
+        name: "CReferenceDecoders",
+        linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("gif")]),
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [

@@ -32,6 +32,9 @@ struct BenchDecodeCommand: PluginHostCommand {
     @Option(help: "The libpng API of the PNG reference: low-level (the plugin's transforms) or simplified (png_image).")
     var referenceAPI: ReferenceAPI = .lowLevel
 
+    @Flag(help: "Decode every frame of an animation (composited canvases), not just the first.")
+    var allFrames = false
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -69,11 +72,14 @@ struct BenchDecodeCommand: PluginHostCommand {
         let manager = pluginOptions.makeCodersManager()
         let info = try manager.probe(bytes)
         let options = DecodeOptions(thumbnail: box)
-        let benchmark = DecodeBenchmark(manager: manager, options: options, iterations: iterations)
+        let benchmark = DecodeBenchmark(
+            manager: manager, options: options, iterations: iterations, allFrames: allFrames)
         let outcome = try bytes.withUnsafeBytes { raw in
             let storedBox = box.flatMap { ThumbnailPlan.storedBox(for: $0, info: info) }
             let availability =
-                reference ? ReferenceDecoder.make(for: info, bytes: raw, storedBox: storedBox, api: referenceAPI) : nil
+                reference
+                ? ReferenceDecoder.make(
+                    for: info, bytes: raw, storedBox: storedBox, api: referenceAPI, allFrames: allFrames) : nil
             return try benchmark.run(raw, reference: availability)
         }
         var report = Report(

@@ -40,7 +40,7 @@ struct ReferenceDecoder {
     ///   `.simplified` (libpng's `png_image` API, the performance anchors' raw C); JPEG has one path.
     static func make(
         for info: ImageInfo, bytes: UnsafeRawBufferPointer, storedBox: (width: Int, height: Int)?,
-        api: ReferenceAPI = .lowLevel
+        api: ReferenceAPI = .lowLevel, allFrames: Bool = false
     ) -> Availability {
         guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             return .unavailable("the file is empty")
@@ -78,6 +78,21 @@ struct ReferenceDecoder {
                 ReferenceDecoder(summary: summary, width: Int(width), height: Int(height)) {
                     bytes, size, output, outputSize in
                     reference_jpeg_decode_scaled(bytes, size, UInt32(eighths), 8, output, outputSize)
+                })
+        case "gif":
+            var frames: UInt32 = 0
+            guard reference_gif_probe(start, bytes.count, &width, &height, &frames) == REFERENCE_OK, frames > 0 else {
+                return .unavailable("giflib cannot read the file: \(lastError)")
+            }
+            let lastFrame = allFrames ? frames - 1 : 0
+            let summary =
+                allFrames
+                ? "giflib DGifSlurp, all \(frames) frames composited"
+                : "giflib DGifSlurp (all frames read), frame 0 composited"
+            return .available(
+                ReferenceDecoder(summary: summary, width: Int(width), height: Int(height)) {
+                    bytes, size, output, outputSize in
+                    reference_gif_decode(bytes, size, lastFrame, output, outputSize)
                 })
         default:
             return .unavailable("no reference decoder for format '\(info.format)'")

@@ -91,6 +91,20 @@ struct BenchDecodeTests {
                 "reference does:   libpng full-size decode, simplified API (png_image) to 13x7 RGBA8"))
     }
 
+    @Test("--all-frames on an animated GIF: every frame through the plugin against giflib's slurp")
+    func allFramesOfAGIF() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            [
+                "bench", "decode", BuildProducts.fixture("gif/anim.gif"), "--iterations", "3", "--reference",
+                "--all-frames",
+            ], plugins: plugins)
+        #expect(result.status == 0)
+        #expect(
+            result.outputLines.contains("reference does:   giflib DGifSlurp, all 4 frames composited to 8x6 RGBA8"))
+    }
+
     @Test("a format the reference library cannot decode: said so, plugin times still reported")
     func referenceUnavailable() async throws {
         let plugins = try PluginFolder.make()

@@ -99,6 +99,19 @@ int reference_jpeg_decode(const uint8_t *bytes, size_t size, void *out, size_t o
 int reference_jpeg_decode_scaled(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom,
                                  void *out, size_t out_size);
 
+/* ------------------------------------------------------------------ GIF (giflib 5) */
+
+/** Reads the GIF's logical screen size and counts its frames (DGifSlurp). */
+int reference_gif_probe(const uint8_t *bytes, size_t size, uint32_t *width, uint32_t *height, uint32_t *frames);
+
+/**
+ * Decodes a GIF with DGifSlurp and composites frames 0 ... `last_frame` onto a transparent
+ * canvas of the logical screen size in `out` (width × height × 4 bytes): each frame's
+ * transparent index skipped, disposal background clearing to transparent and disposal
+ * previous restoring the canvas, as browsers do. `out` then holds frame `last_frame`.
+ */
+int reference_gif_decode(const uint8_t *bytes, size_t size, uint32_t last_frame, void *out, size_t out_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,7 @@ public final class PixelMemoryPool: Sendable {
     /// The pool behind ``PixelAllocator/system`` and the plugin host's allocator.
     public static let shared = PixelMemoryPool()
 
-    /// Blocks smaller than this many bytes are never kept. Default 1 MiB.
+    /// Blocks smaller than this many bytes are never kept. Default 256 KiB (a 256 × 256 RGBA8 image).
     public let minimumBlockSize: Int
 
     /// A block owned by the pool alone while it is kept, so it may move between threads.
@@ -41,8 +41,8 @@ public final class PixelMemoryPool: Sendable {
 
     /// - Parameters:
     ///   - capacity: most bytes of freed blocks kept for reuse; default 128 MiB. 0 turns pooling off.
-    ///   - minimumBlockSize: smaller blocks go straight back to the C heap; default 1 MiB.
-    public init(capacity: Int = 128 << 20, minimumBlockSize: Int = 1 << 20) {
+    ///   - minimumBlockSize: smaller blocks go straight back to the C heap; default 256 KiB.
+    public init(capacity: Int = 128 << 20, minimumBlockSize: Int = 256 << 10) {
         self.minimumBlockSize = minimumBlockSize
         self.state = Mutex(State(capacity: max(0, capacity)))
     }
