@@ -46,7 +46,11 @@ let jpeg = CoderPlugin(
 let gif = CoderPlugin(
     folder: "GIFCoder", shim: "CGIFShim", logic: "GIFCoder", entry: "GIFCoderPlugin",
     product: "WebImageGIF", nativeLibraries: ["gif"])
-let plugins = [png, jpeg, gif]
+let webp = CoderPlugin(
+    folder: "WebPCoder", shim: "CWebPShim", logic: "WebPCoder", entry: "WebPCoderPlugin",
+    product: "WebImageWebP", nativeLibraries: ["webp", "webpdemux", "webpmux"],
+    testDependencies: ["CReferenceDecoders"])
+let plugins = [png, jpeg, gif, webp]
 
 let coreTargets: [Target] = [
     .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
@@ -56,7 +60,7 @@ let coreTargets: [Target] = [
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
     .target(
         name: "CReferenceDecoders",
-        linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("gif")]),
+        linkerSettings: ["png16", "jpeg", "gif", "webp", "webpdemux"].map { .linkedLibrary($0) }),
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [

@@ -94,6 +94,25 @@ struct ReferenceDecoder {
                     bytes, size, output, outputSize in
                     reference_gif_decode(bytes, size, lastFrame, output, outputSize)
                 })
+        case "webp":
+            var frames: UInt32 = 0
+            guard reference_webp_probe(start, bytes.count, &width, &height, &frames) == REFERENCE_OK, frames > 0 else {
+                return .unavailable("libwebp cannot read the file: \(lastError)")
+            }
+            if frames > 1 || allFrames {
+                let lastFrame = allFrames ? frames - 1 : 0
+                let summary = "libwebp WebPAnimDecoder, frames 0...\(lastFrame)"
+                return .available(
+                    ReferenceDecoder(summary: summary, width: Int(width), height: Int(height)) {
+                        bytes, size, output, outputSize in
+                        reference_webp_animation_frame(bytes, size, lastFrame, output, outputSize, nil)
+                    })
+            }
+            return .available(
+                ReferenceDecoder(summary: "libwebp WebPDecodeRGBAInto", width: Int(width), height: Int(height)) {
+                    bytes, size, output, outputSize in
+                    reference_webp_decode(bytes, size, output, outputSize)
+                })
         default:
             return .unavailable("no reference decoder for format '\(info.format)'")
         }

@@ -112,6 +112,22 @@ int reference_gif_probe(const uint8_t *bytes, size_t size, uint32_t *width, uint
  */
 int reference_gif_decode(const uint8_t *bytes, size_t size, uint32_t last_frame, void *out, size_t out_size);
 
+/* ------------------------------------------------------------------ WebP (libwebp, libwebpdemux) */
+
+/** Canvas size and frame count (1 for a still image) of a WebP file. */
+int reference_webp_probe(const uint8_t *bytes, size_t size, uint32_t *width, uint32_t *height, uint32_t *frames);
+
+/** `WebPDecodeRGBAInto` over the whole file into `out` (width × height × 4 bytes, full size). */
+int reference_webp_decode(const uint8_t *bytes, size_t size, void *out, size_t out_size);
+
+/**
+ * `WebPAnimDecoder` (straight RGBA) over the whole file: the canvas of frame `index` copied
+ * into `out` (canvas width × height × 4 bytes) and, when `timestamp` is not NULL, the frame's
+ * end timestamp in milliseconds.
+ */
+int reference_webp_animation_frame(const uint8_t *bytes, size_t size, uint32_t index, void *out, size_t out_size,
+                                   int32_t *timestamp);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,10 @@
+import CWebImagePlugin
+import WebImagePluginKit
+import WebPCoder
+
+/// The WebP plugin's entry point: exports ``WebPImageCoder`` through the C ABI.
+@_cdecl("webimage_plugin_entry")
+public func webimagePluginEntry(_ host: UnsafePointer<webimage_host>) -> UnsafeRawPointer? {
+    PluginExport.coder(
+        WebPImageCoder(), name: WebPImageCoder.pluginName, version: WebPImageCoder.pluginVersion, host: host)
+}

@@ -1,0 +1,138 @@
+/* Encoding: still images with WebPEncode, animations with WebPAnimEncoder. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <webp/encode.h>
+#include <webp/mux.h>
+
+#include "webp_shim_internal.h"
+
+static webp_shim_status fail_encode(webp_shim_error *error, WebPEncodingError code) {
+    switch (code) {
+    case VP8_ENC_ERROR_OUT_OF_MEMORY:
+    case VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY:
+        return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "libwebp's encoder ran out of memory");
+    case VP8_ENC_ERROR_BAD_DIMENSION:
+        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "WebP images are at most 16383 x 16383 pixels");
+    case VP8_ENC_ERROR_FILE_TOO_BIG:
+        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "the encoded file would exceed 4 GiB");
+    default: return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "libwebp's encoder rejected the input");
+    }
+}
+
+/** libwebp's configuration for `encoding`; lossless keeps colour under transparent pixels. */
+static int configure(WebPConfig *config, webp_shim_encoding encoding) {
+    if (!WebPConfigInit(config)) return 0;
+    float quality = encoding.quality < 0 ? 0 : encoding.quality > 100 ? 100 : encoding.quality;
+    config->quality = quality;
+    if (encoding.lossless) {
+        config->lossless = 1;
+        config->exact = 1;
+    }
+    return WebPValidateConfig(config);
+}
+
+/** Fills `picture` with 8-bit RGBA; 16-bit samples are rounded to 8 bits. */
+static int import(WebPPicture *picture, const void *pixels, uint32_t width, uint32_t height, size_t stride,
+                  int sixteen_bit, int lossless) {
+    if (!WebPPictureInit(picture)) return 0;
+    picture->width = (int)width;
+    picture->height = (int)height;
+    picture->use_argb = lossless;
+    if (!sixteen_bit) return WebPPictureImportRGBA(picture, pixels, (int)stride);
+    size_t row_bytes = (size_t)width * WEBP_SHIM_CHANNELS;
+    uint8_t *narrow = malloc(row_bytes * height);
+    if (narrow == NULL) return 0;
+    for (uint32_t y = 0; y < height; y++) {
+        const uint16_t *source = (const uint16_t *)((const uint8_t *)pixels + y * stride);
+        uint8_t *target = narrow + y * row_bytes;
+        for (size_t i = 0; i < row_bytes; i++) target[i] = (uint8_t)((source[i] * 255u + 32767u) / 65535u);
+    }
+    int ok = WebPPictureImportRGBA(picture, narrow, (int)row_bytes);
+    free(narrow);
+    return ok;
+}
+
+webp_shim_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+                                  int sixteen_bit, webp_shim_encoding encoding, webp_shim_output *output,
+                                  webp_shim_error *error) {
+    memset(output, 0, sizeof *output);
+    if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
+        return fail_encode(error, VP8_ENC_ERROR_BAD_DIMENSION);
+    }
+    WebPConfig config;
+    if (!configure(&config, encoding)) return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "invalid settings");
+    WebPPicture picture;
+    if (!import(&picture, pixels, width, height, stride, sixteen_bit, encoding.lossless)) {
+        WebPPictureFree(&picture);
+        return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "could not import the pixels");
+    }
+    WebPMemoryWriter writer;
+    WebPMemoryWriterInit(&writer);
+    picture.writer = WebPMemoryWrite;
+    picture.custom_ptr = &writer;
+    int ok = WebPEncode(&config, &picture);
+    WebPEncodingError code = picture.error_code;
+    WebPPictureFree(&picture);
+    if (!ok) {
+        WebPMemoryWriterClear(&writer);
+        return fail_encode(error, code);
+    }
+    output->bytes = writer.mem;
+    output->size = writer.size;
+    return WEBP_SHIM_OK;
+}
+
+webp_shim_status webp_shim_encode_animation(const webp_shim_frame *frames, uint32_t count, uint32_t width,
+                                            uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
+                                            webp_shim_output *output, webp_shim_error *error) {
+    memset(output, 0, sizeof *output);
+    if (count == 0) return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "an animation needs frames");
+    if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
+        return fail_encode(error, VP8_ENC_ERROR_BAD_DIMENSION);
+    }
+    if (loop_count > 65535) return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "loop counts go up to 65535");
+    WebPConfig config;
+    if (!configure(&config, encoding)) return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "invalid settings");
+    WebPAnimEncoderOptions options;
+    if (!WebPAnimEncoderOptionsInit(&options)) {
+        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "libwebp version mismatch");
+    }
+    options.anim_params.loop_count = (int)loop_count;
+    WebPAnimEncoder *encoder = WebPAnimEncoderNew((int)width, (int)height, &options);
+    if (encoder == NULL) return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "could not start the encoder");
+    webp_shim_status status = WEBP_SHIM_OK;
+    uint64_t timestamp = 0;
+    for (uint32_t i = 0; i < count && status == WEBP_SHIM_OK; i++) {
+        WebPPicture picture;
+        if (!import(&picture, frames[i].pixels, width, height, frames[i].stride, frames[i].sixteen_bit,
+                    encoding.lossless)) {
+            status = webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "could not import the pixels");
+        } else if (timestamp > INT32_MAX) {
+            status = webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "the animation is too long");
+        } else if (!WebPAnimEncoderAdd(encoder, &picture, (int)timestamp, &config)) {
+            status = fail_encode(error, picture.error_code);
+        }
+        WebPPictureFree(&picture);
+        timestamp += frames[i].duration_ms;
+    }
+    WebPData data;
+    WebPDataInit(&data);
+    if (status == WEBP_SHIM_OK && timestamp > INT32_MAX) {
+        status = webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "the animation is too long");
+    }
+    if (status == WEBP_SHIM_OK &&
+        (!WebPAnimEncoderAdd(encoder, NULL, (int)timestamp, NULL) || !WebPAnimEncoderAssemble(encoder, &data))) {
+        status = webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, WebPAnimEncoderGetError(encoder));
+    }
+    WebPAnimEncoderDelete(encoder);
+    if (status != WEBP_SHIM_OK) {
+        WebPDataClear(&data);
+        return status;
+    }
+    output->bytes = (uint8_t *)data.bytes;
+    output->size = data.size;
+    return WEBP_SHIM_OK;
+}
+
+void webp_shim_free(void *pointer) { WebPFree(pointer); }
