@@ -45,7 +45,8 @@ struct PluginsInspectTests {
         let format = try #require((descriptor["formats"] as? [[String: Any]])?.first)
         #expect(format["name"] as? String == "png")
         #expect(format["mime_type"] as? String == "image/png")
-        #expect(format["capabilities"] as? [String] == ["decode", "encode", "incremental", "scaled-decode"])
+        #expect(
+            format["capabilities"] as? [String] == ["decode", "encode", "incremental", "animation", "scaled-decode"])
     }
 
     @Test("an unknown name is one error line naming the searched folders, exit status 1")

@@ -24,7 +24,11 @@ import WebImageCore
     }
 
     @Test func theDescriptorMatchesTheManifest() throws {
-        for (name, format, mime) in [("png", "png", "image/png"), ("jpeg", "jpeg", "image/jpeg")] {
+        let still: ImageFormat.Capabilities = [.decode, .encode, .incrementalDecode, .scaleWhileDecoding]
+        let cases: [(String, String, String, ImageFormat.Capabilities)] = [
+            ("png", "png", "image/png", still.union(.decodeAnimation)), ("jpeg", "jpeg", "image/jpeg", still),
+        ]
+        for (name, format, mime, capabilities) in cases {
             let plugin = try host.load(name)
             #expect(plugin.abiVersion == WEBIMAGE_PLUGIN_ABI_VERSION)
             #expect(String(cString: plugin.descriptor.pointee.name) == name)
@@ -33,7 +37,7 @@ import WebImageCore
             let coder = try #require(plugin.coder)
             #expect(coder.formats.map(\.name) == [format])
             #expect(coder.formats.map(\.mimeType) == [mime])
-            #expect(coder.formats[0].capabilities == [.decode, .encode, .incrementalDecode, .scaleWhileDecoding])
+            #expect(coder.formats[0].capabilities == capabilities)
         }
     }
 

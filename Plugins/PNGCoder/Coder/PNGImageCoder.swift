@@ -6,14 +6,14 @@ import WebImageCore
 ///
 /// Decoded pixels equal libpng's own expansion to RGBA (palette → RGBA, gray → RGB,
 /// tRNS → alpha, 16 → 8 bits with rounding, no gamma correction).
-public struct PNGImageCoder: ProgressiveImageCoder {
+public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// The plugin's name in its manifest and descriptor.
     public static let pluginName = "png"
     /// The plugin's version in its manifest and descriptor.
     public static let pluginVersion = "1.0.0"
     public static let format = ImageFormat(
         name: "png", mimeType: "image/png",
-        capabilities: [.decode, .encode, .incrementalDecode, .scaleWhileDecoding])
+        capabilities: [.decode, .encode, .incrementalDecode, .decodeAnimation, .scaleWhileDecoding])
     /// zlib compression level used by ``encode(_:request:)`` (0...9). Default 6, libpng's own.
     public var compressionLevel: Int32
 
@@ -35,7 +35,27 @@ public struct PNGImageCoder: ProgressiveImageCoder {
         try PNGShimCall.run {
             png_shim_read_header(base.assumingMemoryBound(to: UInt8.self), bytes.count, &header, &$0)
         }
-        return header.imageInfo
+        var info = header.imageInfo
+        if let animation = try? APNGStructure(bytes) {
+            info.frameCount = animation.frames.count
+            info.loopCount = animation.loopCount
+            if animation.frames.count > 1 { info.traits.insert(.animated) }
+        }
+        return info
+    }
+
+    /// An APNG's animation; a PNG without `acTL` opens as one frame, its image.
+    public func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
+        let info = try bytes.withUnsafeBytes { try probe($0) }
+        if let structure = try bytes.withUnsafeBytes({ try APNGStructure($0) }) {
+            return APNGAnimationSource(structure: structure, info: info)
+        }
+        return StillImageAnimation(bytes: bytes, info: info)
+    }
+
+    /// APNG encoding is not implemented yet.
+    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
+        throw ImageCodingError(.unsupportedOperation, "the PNG coder cannot encode animations (APNG) yet")
     }
 
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {

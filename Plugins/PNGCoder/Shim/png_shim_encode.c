@@ -1,6 +1,7 @@
 /* Encoding RGBA pixels to PNG in memory. */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "png_shim_internal.h"
 
@@ -80,3 +81,7 @@ png_shim_status png_shim_encode(const void *pixels, uint32_t width, uint32_t hei
 }
 
 void png_shim_free(void *pointer) { free(pointer); }
+
+uint32_t png_shim_crc32(uint32_t crc, const uint8_t *bytes, size_t size) {
+    return (uint32_t)crc32(crc, bytes, (uInt)size);
+}

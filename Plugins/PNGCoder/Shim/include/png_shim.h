@@ -131,6 +131,9 @@ png_shim_status png_shim_encode(const void *_Nonnull pixels, uint32_t width, uin
 
 void png_shim_free(void *_Nullable pointer);
 
+/** zlib's CRC-32 of `size` bytes continuing `crc` (0 to start): the checksum of a PNG chunk. */
+uint32_t png_shim_crc32(uint32_t crc, const uint8_t *_Nonnull bytes, size_t size);
+
 #ifdef __cplusplus
 }
 #endif
