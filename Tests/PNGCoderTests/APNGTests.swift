@@ -1,3 +1,4 @@
+import CReferenceDecoders
 import PNGCoder
 import Testing
 import WebImageCore
@@ -77,10 +78,47 @@ import WebImageCore
         #expect(try animation.decodeFrame(at: 0, request: DecodeRequest()).width == 13)
     }
 
-    @Test func encodingAnimationsIsNotImplementedYet() throws {
-        let error = try #require(throws: ImageCodingError.self) {
-            try coder.encodeAnimation([], request: EncodeRequest(format: "png"))
+    @Test func encodedFramesComeBackExactlyWithTheirTimingAndLoopCount() throws {
+        let frames = try (0..<3).map { index in
+            AnimationFrame(
+                image: try PixelBuffer.pattern(width: 9, height: 5) { x, y in
+                    [UInt8(x * 20), UInt8(y * 40), UInt8(index * 100), x == index ? 0 : 255]
+                }, durationMilliseconds: [30, 120, 500][index])
         }
-        #expect(error.kind == .unsupportedOperation)
+        let bytes = try coder.encodeAnimation(frames, request: EncodeRequest(format: "png", loopCount: 4))
+        let animation = try coder.openAnimation(bytes)
+        #expect(animation.info.frameCount == 3 && animation.info.loopCount == 4)
+        #expect((0..<3).map { animation.frameDuration(at: $0) } == [30, 120, 500])
+        for (index, frame) in frames.enumerated() {
+            let decoded = try animation.decodeFrame(at: index, request: DecodeRequest())
+            #expect(decoded.pixels.packedBytes() == frame.image.packedBytes(), "frame \(index)")
+        }
+        let defaultImage = try reference(bytes)
+        #expect(defaultImage == frames[0].image.packedBytes())
+    }
+
+    /// What a PNG reader without APNG support sees: libpng's own decode of the file.
+    func reference(_ bytes: [UInt8]) throws -> [UInt8] {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        try #require(reference_png_probe(bytes, bytes.count, &width, &height, nil) == REFERENCE_OK)
+        var output = [UInt8](repeating: 0, count: Int(width * height) * 4)
+        let status = output.withUnsafeMutableBytes {
+            reference_png_decode(bytes, bytes.count, 0, $0.baseAddress!, $0.count)
+        }
+        try #require(status == REFERENCE_OK)
+        return output
+    }
+}
+
+extension PixelBuffer {
+    /// An RGBA8 buffer filled by `pixel(x, y)`.
+    static func pattern(width: Int, height: Int, _ pixel: (Int, Int) -> [UInt8]) throws -> PixelBuffer {
+        let buffer = try PixelBuffer(width: width, height: height, format: .rgba8)
+        for y in 0..<height {
+            let row = buffer.row(y).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width { for (channel, value) in pixel(x, y).enumerated() { row[x * 4 + channel] = value } }
+        }
+        return buffer
     }
 }

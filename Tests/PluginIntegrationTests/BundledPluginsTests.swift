@@ -26,7 +26,8 @@ import WebImageCore
     @Test func theDescriptorMatchesTheManifest() throws {
         let still: ImageFormat.Capabilities = [.decode, .encode, .incrementalDecode, .scaleWhileDecoding]
         let cases: [(String, String, String, ImageFormat.Capabilities)] = [
-            ("png", "png", "image/png", still.union(.decodeAnimation)), ("jpeg", "jpeg", "image/jpeg", still),
+            ("png", "png", "image/png", still.union([.decodeAnimation, .encodeAnimation])),
+            ("jpeg", "jpeg", "image/jpeg", still),
         ]
         for (name, format, mime, capabilities) in cases {
             let plugin = try host.load(name)

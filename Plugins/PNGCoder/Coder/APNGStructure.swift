@@ -111,18 +111,9 @@ struct APNGStructure {
         for (offset, value) in [(0, frame.width), (4, frame.height)] {
             for byte in 0..<4 { frameHeader[offset + byte] = UInt8(truncatingIfNeeded: value >> (24 - 8 * byte)) }
         }
-        return Self.signature + Self.chunk("IHDR", frameHeader) + headerChunks + Self.chunk("IDAT", frame.data)
-            + Self.chunk("IEND", [])
-    }
-
-    private static func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + payload
-        let crc = body.withUnsafeBufferPointer { png_shim_crc32(0, $0.baseAddress!, $0.count) }
-        return bigEndian(payload.count) + body + bigEndian(Int(crc))
-    }
-
-    private static func bigEndian(_ value: Int) -> [UInt8] {
-        (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+        return Self.signature + APNGWriter.chunk("IHDR", frameHeader) + headerChunks
+            + APNGWriter.chunk("IDAT", frame.data)
+            + APNGWriter.chunk("IEND", [])
     }
 
     private static func uint32<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ offset: Int) -> Int {

@@ -13,7 +13,7 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     public static let pluginVersion = "1.0.0"
     public static let format = ImageFormat(
         name: "png", mimeType: "image/png",
-        capabilities: [.decode, .encode, .incrementalDecode, .decodeAnimation, .scaleWhileDecoding])
+        capabilities: [.decode, .encode, .incrementalDecode, .decodeAnimation, .encodeAnimation, .scaleWhileDecoding])
     /// zlib compression level used by ``encode(_:request:)`` (0...9). Default 6, libpng's own.
     public var compressionLevel: Int32
 
@@ -53,9 +53,12 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return StillImageAnimation(bytes: bytes, info: info)
     }
 
-    /// APNG encoding is not implemented yet.
+    /// An APNG of `frames` (one size for all), with their durations and `request.loopCount`.
     public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
-        throw ImageCodingError(.unsupportedOperation, "the PNG coder cannot encode animations (APNG) yet")
+        guard request.format == Self.format.name else {
+            throw ImageCodingError(.invalidArgument, "the PNG coder cannot encode '\(request.format)'")
+        }
+        return try APNGWriter(coder: self).write(frames, loopCount: request.loopCount)
     }
 
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
@@ -103,7 +106,11 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the PNG coder cannot encode '\(request.format)'")
         }
-        let keepsAlpha = image.hasTranslucentPixels
+        return try encodePNG(image, keepsAlpha: image.hasTranslucentPixels)
+    }
+
+    /// One PNG file of `image`, stored as RGBA when `keepsAlpha`, else RGB.
+    func encodePNG(_ image: PixelBuffer, keepsAlpha: Bool) throws -> [UInt8] {
         var output = png_shim_output()
         try PNGShimCall.run {
             png_shim_encode(
