@@ -40,7 +40,7 @@ enum AnimationTableFunctions {
             reportingErrors(error) {
                 let request = DecodeRequest(options, allocator: ExportedCoder.installed.allocator)
                 let frame = try box(animation).source.decodeFrame(at: Int(index), request: request)
-                image.pointee = webimage_image(handingOver: frame)
+                handOver(frame, to: image)
             }
         }
 

@@ -29,7 +29,7 @@ enum CoderTableFunctions {
                 let request = DecodeRequest(options, allocator: exported.allocator)
                 let decoded = try exported.coder.decode(
                     UnsafeRawBufferPointer(start: bytes, count: size), request: request)
-                image.pointee = webimage_image(handingOver: decoded)
+                handOver(decoded, to: image)
             }
         }
 

@@ -23,6 +23,14 @@ struct ExportedCoder: Sendable {
     }
 }
 
+/// Hands a decoded image to the host's struct, with the index of its format in the
+/// exported coder's formats.
+func handOver(_ image: DecodedImage, to destination: UnsafeMutablePointer<webimage_image>) {
+    let formats = ExportedCoder.installed.coder.formats
+    let index = formats.firstIndex { $0.name == image.format } ?? 0
+    webimage_image(handingOver: image, formatIndex: index).write(to: destination)
+}
+
 /// Runs `body`, turning a thrown error into a status code and message.
 func reportingErrors(_ error: UnsafeMutablePointer<webimage_error>, _ body: () throws -> Void) -> webimage_status {
     do {

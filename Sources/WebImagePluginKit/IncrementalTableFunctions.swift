@@ -44,7 +44,7 @@ enum IncrementalTableFunctions {
                     guard let current = try box(decoder).decoder.currentImage() else {
                         throw ImageCodingError(.needMoreData, "no pixels yet")
                     }
-                    image.pointee = webimage_image(handingOver: current)
+                    handOver(current, to: image)
                 }
             }
 

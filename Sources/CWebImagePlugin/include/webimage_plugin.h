@@ -176,6 +176,11 @@ typedef struct webimage_image {
     /** Stored size of the whole source image, before thumbnail scaling. */
     uint32_t source_width;
     uint32_t source_height;
+    /** Index into webimage_coder.formats of the image's format (appended in ABI 1: a plugin
+     *  built before it leaves 0, the first format). Plugins write only the fields the
+     *  host's struct_size covers. */
+    uint32_t format_index;
+    uint32_t reserved;
 } webimage_image;
 
 /** Pixels the host lends to an encoder for the length of one call. */

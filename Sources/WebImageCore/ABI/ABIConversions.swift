@@ -57,7 +57,8 @@ extension ImageInfo {
 
 extension webimage_image {
     /// Hands `image`'s pixels over to the C struct; the buffer gives up ownership.
-    public init(handingOver image: DecodedImage) {
+    /// - Parameter formatIndex: the index of `image.format` in the coder's formats.
+    public init(handingOver image: DecodedImage, formatIndex: Int) {
         self.init()
         struct_size = UInt32(MemoryLayout<webimage_image>.size)
         width = UInt32(image.width)
@@ -69,6 +70,19 @@ extension webimage_image {
         flags = image.traits.rawValue
         source_width = UInt32(clamping: image.sourceWidth)
         source_height = UInt32(clamping: image.sourceHeight)
+        format_index = UInt32(clamping: formatIndex)
+    }
+
+    /// Writes this image into the host's struct at `destination`, only as many bytes as the
+    /// host's `struct_size` says it has (a host built against an older header has fewer fields).
+    public func write(to destination: UnsafeMutablePointer<webimage_image>) {
+        var copy = self
+        let hostSize = Int(destination.pointee.struct_size)
+        let size = hostSize > 0 ? min(hostSize, MemoryLayout<webimage_image>.size) : MemoryLayout<webimage_image>.size
+        copy.struct_size = UInt32(size)
+        withUnsafeBytes(of: &copy) {
+            UnsafeMutableRawPointer(destination).copyMemory(from: $0.baseAddress!, byteCount: size)
+        }
     }
 }
 

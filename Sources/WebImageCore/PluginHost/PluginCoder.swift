@@ -171,7 +171,9 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
             throw ImageCodingError.tooLarge(width: buffer.width, height: buffer.height, limit: limit)
         }
         return DecodedImage(
-            pixels: buffer, format: formats.first?.name ?? pluginName,
+            pixels: buffer,
+            format: formats.indices.contains(Int(image.format_index))
+                ? formats[Int(image.format_index)].name : formats.first?.name ?? pluginName,
             orientation: ImageOrientation(exifValue: image.orientation),
             sourceWidth: image.source_width > 0 ? Int(image.source_width) : buffer.width,
             sourceHeight: image.source_height > 0 ? Int(image.source_height) : buffer.height,
