@@ -50,7 +50,10 @@ let webp = CoderPlugin(
     folder: "WebPCoder", shim: "CWebPShim", logic: "WebPCoder", entry: "WebPCoderPlugin",
     product: "WebImageWebP", nativeLibraries: ["webp", "webpdemux", "webpmux"],
     testDependencies: ["CReferenceDecoders"])
-let plugins = [png, jpeg, gif, webp]
+let heif = CoderPlugin(
+    folder: "HEIFCoder", shim: "CHEIFShim", logic: "HEIFCoder", entry: "HEIFCoderPlugin",
+    product: "WebImageHEIF", nativeLibraries: ["heif"])
+let plugins = [png, jpeg, gif, webp, heif]
 
 let coreTargets: [Target] = [
     .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
@@ -68,7 +71,7 @@ let coreTargets: [Target] = [
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-    .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit"]),
+    .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit", "CWebImagePlugin"]),
     .testTarget(name: "PluginIntegrationTests", dependencies: ["WebImageCore"], exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["WebImageCore"]),
 ]

@@ -46,7 +46,9 @@ struct PluginsInspectTests {
         #expect(format["name"] as? String == "png")
         #expect(format["mime_type"] as? String == "image/png")
         #expect(
-            format["capabilities"] as? [String] == ["decode", "encode", "incremental", "animation", "encode-animation", "scaled-decode"])
+            format["capabilities"] as? [String] == [
+                "decode", "encode", "incremental", "animation", "encode-animation", "scaled-decode",
+            ])
     }
 
     @Test("an unknown name is one error line naming the searched folders, exit status 1")

@@ -59,7 +59,9 @@ struct PluginsListTests {
         #expect(format["extensions"] as? [String] == ["png"])
         #expect(format["signatures"] as? [String] == ["89504e470d0a1a0a"])
         #expect(
-            format["capabilities"] as? [String] == ["decode", "encode", "incremental", "animation", "encode-animation", "scaled-decode"])
+            format["capabilities"] as? [String] == [
+                "decode", "encode", "incremental", "animation", "encode-animation", "scaled-decode",
+            ])
         let jpeg = try #require(list.first { $0["name"] as? String == "jpeg" })
         let jpegFormat = try #require((jpeg["formats"] as? [[String: Any]])?.first)
         #expect(jpegFormat["extensions"] as? [String] == ["jpg", "jpeg", "jpe"])

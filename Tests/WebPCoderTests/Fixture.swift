@@ -61,7 +61,8 @@ enum Reference {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         var timestamp: Int32 = 0
         let status = pixels.withUnsafeMutableBytes { output in
-            reference_webp_animation_frame(bytes, bytes.count, UInt32(index), output.baseAddress!, output.count, &timestamp)
+            reference_webp_animation_frame(
+                bytes, bytes.count, UInt32(index), output.baseAddress!, output.count, &timestamp)
         }
         guard status == REFERENCE_OK else { throw Failure() }
         return (pixels, Int(timestamp))
