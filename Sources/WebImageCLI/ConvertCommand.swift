@@ -61,12 +61,7 @@ struct ConvertCommand: PluginHostCommand {
             let image = try decodeStill(frame: frame, bytes: bytes, info: info, manager: manager, options: options)
             converted = (try manager.encode(image.pixels, options: encodeOptions), image.width, image.height, 1)
         } else if info.frameCount > 1, outputFormat.capabilities.contains(.encodeAnimation) {
-            let animation = try manager.openAnimation(bytes)
-            let frames = try (0..<animation.info.frameCount).map { index in
-                AnimationFrame(
-                    image: try manager.decodeFrame(index, of: animation, options: options).pixels,
-                    durationMilliseconds: animation.frameDuration(at: index))
-            }
+            let frames = try manager.decodeAllFrames(of: try manager.openAnimation(bytes), options: options)
             let first = frames[0].image
             converted = (
                 try manager.encodeAnimation(frames, options: encodeOptions), first.width, first.height, frames.count

@@ -26,6 +26,13 @@ import WebImageCore
         #expect(second.pixels.channels(x: 5, y: 2) == [1, 5, 2, 255])
     }
 
+    @Test func allFramesCanBePreloaded() throws {
+        let bytes = try manager.encodeAnimation(try frames(), options: EncodeOptions(format: "wiraw"))
+        let preloaded = try manager.decodeAllFrames(of: try manager.openAnimation(bytes))
+        #expect(preloaded.map(\.durationMilliseconds) == [40, 60, 80])
+        #expect(preloaded.map { $0.image.channels(x: 1, y: 1)[0] } == [0, 1, 2])
+    }
+
     @Test func framesAreShrunkForEncodingAndForThumbnails() throws {
         let bytes = try manager.encodeAnimation(
             try frames(), options: EncodeOptions(format: "wiraw", maxPixelSize: (4, 4)))

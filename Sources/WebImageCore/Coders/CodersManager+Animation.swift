@@ -32,6 +32,19 @@ extension CodersManager {
         return image
     }
 
+    /// Decodes every frame at once (each resized as ``decodeFrame(_:of:options:)`` does) with
+    /// its duration: the "preload all frames" choice, which holds `frameCount` canvases.
+    /// - Throws: ``ImageCodingError`` from the first frame that fails.
+    public func decodeAllFrames(of animation: any AnimatedImageSource, options: DecodeOptions = DecodeOptions())
+        throws -> [AnimationFrame]
+    {
+        try (0..<animation.info.frameCount).map { index in
+            AnimationFrame(
+                image: try decodeFrame(index, of: animation, options: options).pixels,
+                durationMilliseconds: animation.frameDuration(at: index))
+        }
+    }
+
     /// Encodes frames as one animation in `options.format` (each frame first shrunk to
     /// `options.maxPixelSize`), storing `options.loopCount`.
     /// - Throws: ``ImageCodingError``, `.unsupportedOperation` when the format cannot hold animations.
