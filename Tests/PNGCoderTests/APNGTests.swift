@@ -1,3 +1,4 @@
+import CPNGShim
 import CReferenceDecoders
 import PNGCoder
 import Testing
@@ -70,6 +71,18 @@ import WebImageCore
         let error = try #require(throws: ImageCodingError.self) { try coder.openAnimation(Array(bytes.prefix(250))) }
         #expect(error.kind == .truncatedData)
         #expect(try Array(bytes.prefix(250)).withUnsafeBytes { try coder.probe($0) }.frameCount == 1)
+    }
+
+    @Test func aHugeCanvasIsTooLargeBeforeAnythingIsAllocated() throws {
+        var bytes = try Fixture.bytes("apng/anim.apng")
+        bytes.replaceSubrange(16..<24, with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
+        let crc = Array(bytes[12..<29]).withUnsafeBufferPointer { png_shim_crc32(0, $0.baseAddress!, $0.count) }
+        bytes.replaceSubrange(29..<33, with: (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) })
+        let animation = try coder.openAnimation(bytes)
+        let error = try #require(throws: ImageCodingError.self) {
+            try animation.decodeFrame(at: 0, request: DecodeRequest())
+        }
+        #expect(error == ImageCodingError.tooLarge(width: 60000, height: 60000, limit: 100_000_000))
     }
 
     @Test func aStillPNGOpensAsOneFrame() throws {

@@ -6,14 +6,14 @@ import WebImageCore
 final class APNGAnimationSource: AnimatedImageSource {
     let info: ImageInfo
     private let structure: APNGStructure
-    private var canvas: [UInt8]
+    /// Allocated by the first frame decode, after the pixel limit has been checked.
+    private var canvas: [UInt8] = []
     private var saved: [UInt8] = []
     private var drawn = -1
 
     init(structure: APNGStructure, info: ImageInfo) {
         self.structure = structure
         self.info = info
-        canvas = [UInt8](repeating: 0, count: structure.width * structure.height * 4)
     }
 
     func frameDuration(at index: Int) -> Int {
@@ -27,6 +27,7 @@ final class APNGAnimationSource: AnimatedImageSource {
                 .invalidArgument, "frame \(index) does not exist; the APNG has \(structure.frames.count) frames")
         }
         let output = try request.makeBuffer(width: structure.width, height: structure.height, format: .rgba8)
+        if canvas.isEmpty { canvas = [UInt8](repeating: 0, count: output.width * output.height * 4) }
         if index < drawn {
             canvas = [UInt8](repeating: 0, count: canvas.count)
             drawn = -1
