@@ -62,7 +62,7 @@ install: deps
 	sed 's/@VERSION@/1.0.0/' Sources/CWebImagePlugin/webimage-plugin.pc.in > "$(PREFIX)/lib/pkgconfig/webimage-plugin.pc"; \
 	echo "Installed WebImage into $(PREFIX)"
 
-## demo: installs into out/prefix, lists the plugins, thumbnails the sample images
+## demo: installs into out/prefix, lists the plugins, thumbnails the sample images (animations stay animated)
 demo: install
 	@set -e; \
 	echo; echo "== $(PREFIX)/bin/webimage plugins list   (found with no flags, next to the executable)"; \
@@ -74,6 +74,13 @@ demo: install
 	  "$(PREFIX)/bin/webimage" info "$$image"; \
 	  echo "== webimage convert $$image $(DEMO_OUTPUT)/$$stem-thumbnail.png --thumbnail 200x200"; \
 	  "$(PREFIX)/bin/webimage" convert "$$image" "$(DEMO_OUTPUT)/$$stem-thumbnail.png" --thumbnail 200x200; \
+	done; \
+	for image in Examples/sample-images/*.gif; do \
+	  name=$$(basename "$$image"); stem=$${name%.*}; \
+	  echo; echo "== webimage info $$image"; \
+	  "$(PREFIX)/bin/webimage" info "$$image"; \
+	  echo "== webimage convert $$image $(DEMO_OUTPUT)/$$stem-thumbnail.webp --thumbnail 160x160   (stays animated)"; \
+	  "$(PREFIX)/bin/webimage" convert "$$image" "$(DEMO_OUTPUT)/$$stem-thumbnail.webp" --thumbnail 160x160; \
 	done; \
 	echo; echo "Thumbnails are in $(DEMO_OUTPUT)"
 

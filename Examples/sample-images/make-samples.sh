@@ -16,3 +16,13 @@ PY
 rm /tmp/portrait.jpg
 convert -size 512x512 radial-gradient:'rgba(255,200,40,1)-rgba(200,40,120,0)' \
   -define png:exclude-chunks=date,time -strip badge.png
+# - orbit.gif: 320 x 200, 8 frames of a gold dot circling on navy, 80 ms each, looping forever.
+frames=""
+for i in 0 1 2 3 4 5 6 7; do
+  x=$(python3 -c "import math; print(int(160 + 70 * math.cos($i * math.pi / 4)))")
+  y=$(python3 -c "import math; print(int(100 + 60 * math.sin($i * math.pi / 4)))")
+  convert -size 320x200 xc:navy -fill gold -draw "circle $x,$y $((x + 18)),$y" "/tmp/orbit-$i.png"
+  frames="$frames /tmp/orbit-$i.png"
+done
+convert -delay 8 -loop 0 $frames orbit.gif
+rm -f /tmp/orbit-*.png
