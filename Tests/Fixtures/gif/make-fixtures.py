@@ -4,7 +4,9 @@ ImageMagick (`convert FILE -coalesce`) makes of them, the reference the tests co
 
 Canvas 8 x 6. anim.gif: NETSCAPE loop count 3 and four frames exercising a local colour
 table, transparency, frames smaller than the canvas at an offset, the three disposal
-methods, short delays and interlacing. Run from this folder: python3 make-fixtures.py
+methods, short delays and interlacing. compressed.gif: one 64 x 96 frame with real LZW compression (codes growing to
+12 bits, the KwKwK case, a full table kept without a clear code). Run from this folder:
+python3 make-fixtures.py
 """
 import struct
 import subprocess
@@ -33,6 +35,42 @@ def lzw(indices, min_code_size):
             out.append(acc & 0xFF)
             acc >>= 8
             bits -= 8
+    if bits:
+        out.append(acc)
+    return bytes(out)
+
+
+def lzw_compressed(indices, min_code_size):
+    """LZW with a growing table; once it holds 4096 codes it is kept (no clear code)."""
+    clear, end = 1 << min_code_size, (1 << min_code_size) + 1
+    table = {(i,): i for i in range(clear)}
+    next_code, width = end + 1, min_code_size + 1
+    out, acc, bits = bytearray(), 0, 0
+
+    def emit(code):
+        nonlocal acc, bits
+        acc |= code << bits
+        bits += width
+        while bits >= 8:
+            out.append(acc & 0xFF)
+            acc >>= 8
+            bits -= 8
+
+    emit(clear)
+    string = ()
+    for index in indices:
+        if string + (index,) in table:
+            string += (index,)
+            continue
+        emit(table[string])
+        if next_code < 4096:
+            table[string + (index,)] = next_code
+            next_code += 1
+            if next_code > (1 << width) and width < 12:
+                width += 1
+        string = (index,)
+    emit(table[string])
+    emit(end)
     if bits:
         out.append(acc)
     return bytes(out)
@@ -93,8 +131,20 @@ write("bad-truncated.gif", anim[:cut])
 broken1 = bytearray(frame1)
 broken1[-8:-1] = b"\xff" * 7
 write("bad-corrupt-frame1.gif", header(8, 6, loop=3) + frame0 + bytes(broken1) + frame2 + frame3 + b"\x3b")
+state = 7
+noise = []
+for _ in range(64 * 64):
+    state = (state * 1103515245 + 12345) % (1 << 31)
+    noise.append(state >> 23)
+runs = [(x // 9 + y // 5) % 256 for y in range(32) for x in range(64)]
+gray = b"".join(bytes([i, 255 - i, (i * 7) % 256]) for i in range(256))
+compressed = (
+    b"GIF89a" + struct.pack("<HHBBB", 64, 96, 0xF7, 0, 0) + gray
+    + b"\x2c" + struct.pack("<HHHHB", 0, 0, 64, 96, 0) + b"\x08" + sub_blocks(lzw_compressed(runs + noise, 8)) + b"\x3b"
+)
+write("compressed.gif", compressed)
 write("bad-huge-canvas.gif", header(65535, 65535) + image(0, 0, 1, 1, [1]) + b"\x3b")
 
-for name in ("anim", "static", "loop-forever"):
+for name in ("anim", "static", "loop-forever", "compressed"):
     rgba = subprocess.run(["convert", f"{name}.gif", "-coalesce", "-depth", "8", "rgba:-"], check=True, capture_output=True).stdout
     write(f"{name}.coalesced.rgba", rgba)

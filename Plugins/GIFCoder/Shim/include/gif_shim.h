@@ -1,10 +1,10 @@
 /*
  * gif_shim.h — the C layer between the GIF plugin's Swift code and giflib 5.
  *
- * A GIF is scanned once (no LZW decoding) to find its frames; each frame is decoded on
- * demand by feeding giflib a small stream made of the file's header and that frame's
- * bytes, and composited onto a canvas the way browsers do (disposal none / background /
- * previous, transparency, frames smaller than the canvas at an offset).
+ * A GIF is scanned once with giflib (no LZW decoding) to find its frames; each frame is
+ * decoded on demand by the shim's own LZW decoder from that frame's bytes, and composited
+ * onto a canvas the way browsers do (disposal none / background / previous, transparency,
+ * frames smaller than the canvas at an offset). Encoding uses giflib.
  */
 #ifndef WEBIMAGE_GIF_SHIM_H
 #define WEBIMAGE_GIF_SHIM_H
@@ -69,7 +69,8 @@ uint32_t gif_shim_frame_duration(const gif_shim_animation *_Nonnull animation, u
 
 /**
  * Writes the fully composited canvas of frame `index` as RGBA8 into `pixels` (canvas size).
- * A corrupt frame fails for itself only: later frames skip over it.
+ * A corrupt frame fails for itself only: later frames skip over it. After a failure the
+ * content of `pixels` is unspecified.
  */
 gif_shim_status gif_shim_decode_frame(gif_shim_animation *_Nonnull animation, uint32_t index, void *_Nonnull pixels,
                                       size_t stride, gif_shim_error *_Nonnull error);
