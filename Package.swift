@@ -63,7 +63,7 @@ let coreTargets: [Target] = [
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
     .target(
         name: "CReferenceDecoders",
-        linkerSettings: ["png16", "jpeg", "gif", "webp", "webpdemux"].map { .linkedLibrary($0) }),
+        linkerSettings: ["png16", "jpeg", "gif", "webp", "webpdemux", "heif"].map { .linkedLibrary($0) }),
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [

@@ -26,7 +26,10 @@ struct BenchDecodeCommand: PluginHostCommand {
     @Option(help: ArgumentHelp("Decode to a thumbnail fitting this box, such as 128x128.", valueName: "WxH"))
     var thumbnail: String?
 
-    @Flag(help: "Also time the reference C decoder (libpng or libjpeg-turbo), interleaved with the plugin.")
+    @Flag(
+        help:
+            "Also time the plain C library (libpng, libjpeg-turbo, giflib, libwebp, libheif), interleaved with the plugin."
+    )
     var reference = false
 
     @Option(help: "The libpng API of the PNG reference: low-level (the plugin's transforms) or simplified (png_image).")

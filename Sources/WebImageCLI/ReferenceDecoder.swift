@@ -2,7 +2,7 @@ import CReferenceDecoders
 import WebImageCore
 
 /// The plain C library path (``CReferenceDecoders``) a benchmark compares a plugin with:
-/// libpng or libjpeg-turbo called directly, writing tightly packed RGBA8.
+/// libpng, libjpeg-turbo, giflib, libwebp or libheif called directly, writing tightly packed RGBA8.
 struct ReferenceDecoder {
     /// What the reference does, for people.
     let summary: String
@@ -35,6 +35,8 @@ struct ReferenceDecoder {
     ///   decode; the plugin too reads every row).
     /// - `jpeg`: a libjpeg-turbo decode at the DCT scale the JPEG plugin picks for the box,
     ///   without the host's final resize.
+    /// - `heic`, `avif`: libheif's primary-image decode to RGBA (transformations applied), full
+    ///   size even for thumbnails; HEVC through libheif's own libde265 plugin.
     /// Neither applies EXIF orientation.
     /// - Parameter api: `.lowLevel` (libpng's read API with the plugin's transforms) or
     ///   `.simplified` (libpng's `png_image` API, the performance anchors' raw C); JPEG has one path.
@@ -112,6 +114,20 @@ struct ReferenceDecoder {
                 ReferenceDecoder(summary: "libwebp WebPDecodeRGBAInto", width: Int(width), height: Int(height)) {
                     bytes, size, output, outputSize in
                     reference_webp_decode(bytes, size, output, outputSize)
+                })
+        case "heic", "avif":
+            guard reference_heif_probe(start, bytes.count, &width, &height) == REFERENCE_OK else {
+                return .unavailable("libheif cannot read the file: \(lastError)")
+            }
+            let decoder = info.format == "heic" ? "libde265 (libheif's own plugin)" : "libheif's default AV1 decoder"
+            let summary =
+                storedBox == nil
+                ? "libheif heif_decode_image to RGBA, \(decoder)"
+                : "libheif heif_decode_image to RGBA, \(decoder), full size (no thumbnail)"
+            return .available(
+                ReferenceDecoder(summary: summary, width: Int(width), height: Int(height)) {
+                    bytes, size, output, outputSize in
+                    reference_heif_decode(bytes, size, output, outputSize)
                 })
         default:
             return .unavailable("no reference decoder for format '\(info.format)'")

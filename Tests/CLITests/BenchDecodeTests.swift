@@ -105,6 +105,22 @@ struct BenchDecodeTests {
             result.outputLines.contains("reference does:   giflib DGifSlurp, all 4 frames composited to 8x6 RGBA8"))
     }
 
+    @Test(
+        "--reference on HEIC and AVIF: libheif's own decode to RGBA is the reference",
+        arguments: [
+            ("heif/rgb.heic", "libheif heif_decode_image to RGBA, libde265 (libheif's own plugin) to 96x64 RGBA8"),
+            ("heif/rgb.avif", "libheif heif_decode_image to RGBA, libheif's default AV1 decoder to 96x64 RGBA8"),
+        ])
+    func heifReference(_ fixture: String, _ description: String) async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let result = try await WebImageProcess.run(
+            ["bench", "decode", BuildProducts.fixture(fixture), "--iterations", "3", "--reference"], plugins: plugins)
+        #expect(result.status == 0)
+        #expect(result.outputLines.contains("reference does:   \(description)"))
+        #expect(result.outputLines.contains { $0.hasPrefix("plugin/reference: median ") })
+    }
+
     @Test("a format the reference library cannot decode: said so, plugin times still reported")
     func referenceUnavailable() async throws {
         let plugins = try PluginFolder.make()

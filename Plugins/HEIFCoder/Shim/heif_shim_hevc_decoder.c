@@ -9,6 +9,13 @@
  *
  * libde265 is bound at run time from the copy libheif already loaded (the plugin target
  * links libheif only), through dlopen with RTLD_NOLOAD.
+ *
+ * libheif 1.15 turns every decoded YCbCr picture into planar RGB (one thread, float) before
+ * anything else, even when YCbCr is requested. So when the shim asks for it on the decoding
+ * thread (heif_shim_begin_rgb_pictures), the plugin returns 8-bit pictures as planar RGB,
+ * converted on two threads straight from libde265's planes (heif_shim_convert.c); libheif
+ * then only applies the transformations. Grid tiles, which libheif 1.15 decodes on its own
+ * threads, and unusual matrices stay YCbCr and are converted by libheif.
  */
 #include "heif_shim_internal.h"
 
@@ -222,7 +229,93 @@ static struct heif_error push_data(void *raw, const void *data, size_t size) {
     return ok;
 }
 
+/* ---- Planar RGB on request ---- */
+
+typedef struct rgb_request {
+    int wanted;
+    int has_colr;
+    uint16_t matrix;
+    int full_range;
+} rgb_request;
+
+static _Thread_local rgb_request rgb_pictures;
+
+void heif_shim_begin_rgb_pictures(const struct heif_color_profile_nclx *colr) {
+    rgb_pictures = (rgb_request){1, colr != NULL, colr ? (uint16_t)colr->matrix_coefficients : 0,
+                                 colr ? colr->full_range_flag != 0 : 0};
+}
+
+void heif_shim_end_rgb_pictures(void) { rgb_pictures = (rgb_request){0, 0, 0, 0}; }
+
+int heif_shim_rgb_pictures_wanted(int *has_colr, uint16_t *matrix, int *full_range) {
+    *has_colr = rgb_pictures.has_colr;
+    *matrix = rgb_pictures.matrix;
+    *full_range = rgb_pictures.full_range;
+    return rgb_pictures.wanted;
+}
+
+/** Releases a half-made image and returns `failure`. */
+static struct heif_error discard(struct heif_image **out, struct heif_error failure) {
+    heif_image_release(*out);
+    *out = NULL;
+    return failure;
+}
+
+/**
+ * Converts an 8-bit 4:2:0, 4:2:2 or 4:4:4 picture to planar RGB when this thread asked for
+ * it and the matrix is one heif_shim_ycbcr_tables_init knows. Returns 1 when it took the
+ * picture (`*failure` then says whether `*out` was made), 0 when it leaves it to libheif.
+ */
+static int convert_picture(const struct de265_image *picture, struct heif_image **out, struct heif_error *failure) {
+    int has_colr = 0, full_range = 0;
+    uint16_t matrix = 0;
+    if (!heif_shim_rgb_pictures_wanted(&has_colr, &matrix, &full_range)) return 0;
+    enum de265_chroma chroma = de265.chroma_format(picture);
+    if (chroma != de265_chroma_420 && chroma != de265_chroma_422 && chroma != de265_chroma_444) return 0;
+    int width = de265.image_width(picture, 0);
+    int height = de265.image_height(picture, 0);
+    uint32_t shift_x = chroma == de265_chroma_444 ? 0 : 1;
+    uint32_t shift_y = chroma == de265_chroma_420 ? 1 : 0;
+    if (width <= 0 || height <= 0) return 0;
+    for (int plane = 0; plane < 3; plane++) {
+        if (de265.bits_per_pixel(picture, plane) != 8) return 0;
+    }
+    for (int plane = 1; plane < 3; plane++) {
+        if (de265.image_width(picture, plane) < (int)(((uint32_t)width + shift_x) >> shift_x) ||
+            de265.image_height(picture, plane) < (int)(((uint32_t)height + shift_y) >> shift_y)) {
+            return 0;
+        }
+    }
+    if (!has_colr) {
+        matrix = (uint16_t)de265.matrix_coefficients(picture);
+        full_range = de265.full_range_flag(picture) != 0;
+    }
+    heif_shim_ycbcr_tables tables;
+    if (!heif_shim_ycbcr_tables_init(&tables, matrix, full_range)) return 0;
+    *failure = heif_image_create(width, height, heif_colorspace_RGB, heif_chroma_444, out);
+    if (failure->code) return 1;
+    static const enum heif_channel channels[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
+    heif_shim_ycbcr_job job = {.tables = &tables, .width = (uint32_t)width, .height = (uint32_t)height,
+                               .chroma_shift_x = shift_x, .chroma_shift_y = shift_y};
+    for (int plane = 0; plane < 3; plane++) {
+        *failure = heif_image_add_plane(*out, channels[plane], width, height, 8);
+        if (failure->code) {
+            *failure = discard(out, *failure);
+            return 1;
+        }
+        int source_stride = 0, target_stride = 0;
+        job.planes[plane] = de265.image_plane(picture, plane, &source_stride);
+        job.rgb[plane] = heif_image_get_plane(*out, channels[plane], &target_stride);
+        job.strides[plane] = (size_t)source_stride;
+        job.rgb_strides[plane] = (size_t)target_stride;
+    }
+    heif_shim_ycbcr_to_rgb(&job);
+    return 1;
+}
+
 static struct heif_error copy_picture(const struct de265_image *picture, struct heif_image **out) {
+    struct heif_error converted = ok;
+    if (convert_picture(picture, out, &converted)) return converted;
     int monochrome = de265.chroma_format(picture) == de265_chroma_mono;
     int bits = de265.bits_per_pixel(picture, 0);
     struct heif_error failure = heif_image_create(de265.image_width(picture, 0), de265.image_height(picture, 0),
@@ -234,16 +327,11 @@ static struct heif_error copy_picture(const struct de265_image *picture, struct 
         int width = de265.image_width(picture, plane);
         int height = de265.image_height(picture, plane);
         if (de265.bits_per_pixel(picture, plane) != bits || width <= 0 || height <= 0) {
-            heif_image_release(*out);
-            *out = NULL;
-            return plugin_error(heif_suberror_Invalid_image_size, "libde265 returned inconsistent planes");
+            return discard(out,
+                           plugin_error(heif_suberror_Invalid_image_size, "libde265 returned inconsistent planes"));
         }
         failure = heif_image_add_plane(*out, channels[plane], width, height, bits);
-        if (failure.code) {
-            heif_image_release(*out);
-            *out = NULL;
-            return failure;
-        }
+        if (failure.code) return discard(out, failure);
         int source_stride = 0;
         int target_stride = 0;
         const uint8_t *source = de265.image_plane(picture, plane, &source_stride);

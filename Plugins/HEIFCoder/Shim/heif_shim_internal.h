@@ -48,4 +48,95 @@ int heif_shim_register_hevc_decoder(void);
 /** The longest side any HEVC level allows: sqrt(8 × MaxLumaPs). */
 #define HEIF_SHIM_HEVC_MAX_SIDE 16888u
 
+/* ---- Conversions on two threads (heif_shim_convert.c) ---- */
+
+/** Works on rows first_row ..< end_row of a picture. */
+typedef void (*heif_shim_row_work)(const void *_Nonnull context, uint32_t first_row, uint32_t end_row);
+
+/**
+ * Runs `work` over rows 0 ..< height: the first half (an even number of rows) on the calling
+ * thread, the rest on a second thread; all on the calling thread for pictures under 65536
+ * pixels or when no thread can be started.
+ */
+void heif_shim_split_rows(uint32_t width, uint32_t height, heif_shim_row_work _Nonnull work,
+                          const void *_Nonnull context);
+
+/** YCbCr to RGB in 16.16 fixed point, indexed by 8-bit sample value. */
+typedef struct heif_shim_ycbcr_tables {
+    /** The luma term, plus one half for rounding. */
+    int32_t luma[256];
+    int32_t red_cr[256];
+    int32_t green_cb[256];
+    int32_t green_cr[256];
+    int32_t blue_cb[256];
+    /**
+     * 0...255 for a sum's integer part + 384: the sums stay within -300...560 for every
+     * matrix and range the tables support.
+     */
+    uint8_t clamp[1024];
+} heif_shim_ycbcr_tables;
+
+/**
+ * Fills `tables` for nclx matrix coefficients `matrix` (1 BT.709, 2 unspecified = BT.601,
+ * 4 FCC, 5/6 BT.601, 7 SMPTE 240M, 9 BT.2020 non-constant luminance) and full or limited
+ * range, with libheif 1.15's coefficients. Returns 0 for any other matrix (RGB, YCgCo,
+ * constant luminance, chromaticity-derived...): those stay with libheif's conversion.
+ */
+int heif_shim_ycbcr_tables_init(heif_shim_ycbcr_tables *_Nonnull tables, uint16_t matrix, int full_range);
+
+/** One 8-bit YCbCr picture to convert into three 8-bit planes. */
+typedef struct heif_shim_ycbcr_job {
+    const heif_shim_ycbcr_tables *_Nonnull tables;
+    /** Y, Cb, Cr. */
+    const uint8_t *_Nonnull planes[3];
+    size_t strides[3];
+    /** R, G, B. */
+    uint8_t *_Nonnull rgb[3];
+    size_t rgb_strides[3];
+    /** Luma size. */
+    uint32_t width;
+    uint32_t height;
+    /** 1 where chroma is subsampled in that direction (4:2:0: both; 4:2:2: x), else 0. */
+    uint32_t chroma_shift_x;
+    uint32_t chroma_shift_y;
+} heif_shim_ycbcr_job;
+
+/** Converts with nearest-neighbour chroma, on two threads. */
+void heif_shim_ycbcr_to_rgb(const heif_shim_ycbcr_job *_Nonnull job);
+
+/** 8-bit R, G, B and optional alpha planes to interleave into RGBA8 rows. */
+typedef struct heif_shim_interleave_job {
+    /** R, G, B, alpha (NULL: opaque). */
+    const uint8_t *_Nullable planes[4];
+    size_t strides[4];
+    uint8_t *_Nonnull pixels;
+    size_t stride;
+    uint32_t width;
+    uint32_t height;
+    /** Non-zero: the colour planes are premultiplied by alpha; the output is not. */
+    int premultiplied;
+} heif_shim_interleave_job;
+
+/** Interleaves on two threads. */
+void heif_shim_interleave(const heif_shim_interleave_job *_Nonnull job);
+
+/* ---- Planar RGB from the HEVC decoder plugin ---- */
+
+/**
+ * Asks the HEVC decoder plugin to return the pictures it decodes on this thread as planar
+ * 8-bit RGB instead of YCbCr, until heif_shim_end_rgb_pictures. `colr` (nullable) is the
+ * image's nclx 'colr' box, which wins over the bitstream's colour description as it does in
+ * libheif. Only for images without alpha: libheif reads an auxiliary alpha picture's Y plane,
+ * or its R plane when it is RGB.
+ */
+void heif_shim_begin_rgb_pictures(const struct heif_color_profile_nclx *_Nullable colr);
+
+void heif_shim_end_rgb_pictures(void);
+
+/**
+ * What heif_shim_begin_rgb_pictures asked for on this thread: 1 when RGB is wanted, with
+ * `*has_colr` and the 'colr' box's matrix and range.
+ */
+int heif_shim_rgb_pictures_wanted(int *_Nonnull has_colr, uint16_t *_Nonnull matrix, int *_Nonnull full_range);
+
 #endif

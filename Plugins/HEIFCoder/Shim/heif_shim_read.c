@@ -17,9 +17,11 @@ struct heif_shim_decoded {
     struct heif_image *image;
     uint32_t width;
     uint32_t height;
-    /** Bits per sample of the interleaved output (8, or the source's 10 / 12). */
+    /** Bits per sample of the output (8, or the source's 10 / 12). */
     int bits;
     int premultiplied;
+    /** Non-zero: `image` holds 8-bit R, G, B (and maybe alpha) planes; else one interleaved plane. */
+    int planar;
 };
 
 static int brand_is(heif_brand2 brand, const char *fourcc) { return brand == heif_fourcc_to_brand(fourcc); }
@@ -135,6 +137,73 @@ static int exceeds(uint64_t width, uint64_t height, uint64_t max_pixel_count) {
     return max_pixel_count > 0 && width * height > max_pixel_count;
 }
 
+/** libheif's RGBA (or RRGGBBAA) interleaved decode, with its own colour conversion. */
+static struct heif_error decode_interleaved(const struct heif_image_handle *handle, int deep,
+                                            struct heif_image **image) {
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options) {
+        return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
+    }
+    options->convert_hdr_to_8bit = (uint8_t)!deep;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    enum heif_chroma deep_chroma = heif_chroma_interleaved_RRGGBBAA_LE;
+#else
+    enum heif_chroma deep_chroma = heif_chroma_interleaved_RRGGBBAA_BE;
+#endif
+    struct heif_error failure = heif_decode_image(handle, image, heif_colorspace_RGB,
+                                                  deep ? deep_chroma : heif_chroma_interleaved_RGBA, options);
+    heif_decoding_options_free(options);
+    if (!failure.code && !heif_image_has_channel(*image, heif_channel_interleaved)) {
+        heif_image_release(*image);
+        *image = NULL;
+        failure = (struct heif_error){heif_error_Decoder_plugin_error, heif_suberror_Unspecified,
+                                      "libheif returned no interleaved plane"};
+    }
+    return failure;
+}
+
+/** True when `channel` is an 8-bit plane of at least `width` × `height` samples. */
+static int is_full_8bit_plane(const struct heif_image *image, enum heif_channel channel, int width, int height) {
+    return heif_image_has_channel(image, channel) && heif_image_get_bits_per_pixel(image, channel) == 8 &&
+           heif_image_get_bits_per_pixel_range(image, channel) == 8 &&
+           heif_image_get_width(image, channel) >= width && heif_image_get_height(image, channel) >= height;
+}
+
+/**
+ * Decodes an 8-bit colour image to planar RGB (heif_shim_copy interleaves it into the host's
+ * buffer). Without alpha, the HEVC plugin converts YCbCr to RGB itself on two threads; with
+ * alpha, an unreadable 'colr' box, or for AV1, libheif converts. Leaves `*planar` 0 (and no
+ * image) when libheif returns something else: the caller then decodes interleaved.
+ */
+static struct heif_error decode_planar(const struct heif_image_handle *handle, struct heif_image **image,
+                                       int *planar) {
+    /* libheif 1.15 may return a profile together with an error (an unknown matrix): freed either way. */
+    struct heif_color_profile_nclx *colr = NULL;
+    enum heif_error_code colr_error = heif_image_handle_get_nclx_color_profile(handle, &colr).code;
+    /* An unreadable 'colr' box still steers libheif's conversion: leave those files to it. */
+    int plugin_converts = !heif_image_handle_has_alpha_channel(handle) &&
+                          (colr_error == heif_error_Ok || colr_error == heif_error_Color_profile_does_not_exist);
+    if (plugin_converts) heif_shim_begin_rgb_pictures(colr_error == heif_error_Ok ? colr : NULL);
+    struct heif_error failure = heif_decode_image(handle, image, heif_colorspace_RGB, heif_chroma_444, NULL);
+    if (plugin_converts) heif_shim_end_rgb_pictures();
+    heif_nclx_color_profile_free(colr);
+    if (failure.code) return failure;
+    int width = heif_image_get_width(*image, heif_channel_R);
+    int height = heif_image_get_height(*image, heif_channel_R);
+    *planar = heif_image_get_colorspace(*image) == heif_colorspace_RGB &&
+              heif_image_get_chroma_format(*image) == heif_chroma_444 && width > 0 && height > 0 &&
+              is_full_8bit_plane(*image, heif_channel_R, width, height) &&
+              is_full_8bit_plane(*image, heif_channel_G, width, height) &&
+              is_full_8bit_plane(*image, heif_channel_B, width, height) &&
+              (!heif_image_has_channel(*image, heif_channel_Alpha) ||
+               is_full_8bit_plane(*image, heif_channel_Alpha, width, height));
+    if (!*planar) {
+        heif_image_release(*image);
+        *image = NULL;
+    }
+    return failure;
+}
+
 heif_shim_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uint64_t max_pixel_count,
                                   heif_shim_decoded **decoded, uint32_t *width, uint32_t *height,
                                   int *sixteen_bit_out, heif_shim_error *error) {
@@ -168,31 +237,20 @@ heif_shim_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uin
     }
     int source_bits = heif_image_handle_get_luma_bits_per_pixel(handle);
     int deep = sixteen_bit && source_bits > 8;
-    struct heif_decoding_options *options = heif_decoding_options_alloc();
-    if (!options) return heif_shim_fail(error, HEIF_SHIM_OUT_OF_MEMORY, "out of memory");
-    options->convert_hdr_to_8bit = (uint8_t)!deep;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    enum heif_chroma deep_chroma = heif_chroma_interleaved_RRGGBBAA_LE;
-#else
-    enum heif_chroma deep_chroma = heif_chroma_interleaved_RRGGBBAA_BE;
-#endif
+    int planar = source_bits == 8 && heif_image_handle_get_chroma_bits_per_pixel(handle) == 8;
     struct heif_image *image = NULL;
-    struct heif_error failure = heif_decode_image(handle, &image, heif_colorspace_RGB,
-                                                  deep ? deep_chroma : heif_chroma_interleaved_RGBA, options);
-    heif_decoding_options_free(options);
+    struct heif_error failure = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
+    if (planar) failure = decode_planar(handle, &image, &planar);
+    if (!failure.code && !planar) failure = decode_interleaved(handle, deep, &image);
     if (failure.code) {
         heif_shim_status status = heif_shim_fail_heif(error, failure, "cannot decode the image");
         return heif_shim_boxes_are_cut(reader->bytes, reader->size)
                    ? heif_shim_fail(error, HEIF_SHIM_TRUNCATED, "the image data ends after the file")
                    : status;
     }
-    int out_width = heif_image_get_width(image, heif_channel_interleaved);
-    int out_height = heif_image_get_height(image, heif_channel_interleaved);
-    int stride = 0;
-    if (!heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)) {
-        heif_image_release(image);
-        return heif_shim_fail(error, HEIF_SHIM_CORRUPT, "libheif returned no interleaved plane");
-    }
+    enum heif_channel channel = planar ? heif_channel_R : heif_channel_interleaved;
+    int out_width = heif_image_get_width(image, channel);
+    int out_height = heif_image_get_height(image, channel);
     if (out_width != shown_width || out_height != shown_height) {
         heif_image_release(image);
         return heif_shim_fail(error, HEIF_SHIM_CORRUPT,
@@ -207,6 +265,7 @@ heif_shim_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uin
     result->image = image;
     result->width = (uint32_t)out_width;
     result->height = (uint32_t)out_height;
+    result->planar = planar;
     result->bits = deep ? heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) : 8;
     if (deep && (result->bits <= 8 || result->bits > 16)) result->bits = source_bits;
     result->premultiplied = heif_image_is_premultiplied_alpha(image) != 0;
@@ -259,7 +318,25 @@ static void copy_rgba16(const heif_shim_decoded *decoded, const uint8_t *source,
     }
 }
 
+static void interleave(const heif_shim_decoded *decoded, uint8_t *pixels, size_t stride) {
+    static const enum heif_channel channels[4] = {heif_channel_R, heif_channel_G, heif_channel_B,
+                                                  heif_channel_Alpha};
+    heif_shim_interleave_job job = {.pixels = pixels, .stride = stride, .width = decoded->width,
+                                    .height = decoded->height, .premultiplied = decoded->premultiplied};
+    for (int plane = 0; plane < 4; plane++) {
+        if (!heif_image_has_channel(decoded->image, channels[plane])) continue;
+        int plane_stride = 0;
+        job.planes[plane] = heif_image_get_plane_readonly(decoded->image, channels[plane], &plane_stride);
+        job.strides[plane] = (size_t)plane_stride;
+    }
+    heif_shim_interleave(&job);
+}
+
 void heif_shim_copy(const heif_shim_decoded *decoded, void *pixels, size_t stride) {
+    if (decoded->planar) {
+        interleave(decoded, pixels, stride);
+        return;
+    }
     int source_stride = 0;
     const uint8_t *source = heif_image_get_plane_readonly(decoded->image, heif_channel_interleaved, &source_stride);
     if (decoded->bits > 8) {

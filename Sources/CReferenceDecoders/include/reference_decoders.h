@@ -128,6 +128,21 @@ int reference_webp_decode(const uint8_t *bytes, size_t size, void *out, size_t o
 int reference_webp_animation_frame(const uint8_t *bytes, size_t size, uint32_t index, void *out, size_t out_size,
                                    int32_t *timestamp);
 
+/* ------------------------------------------------------------------ HEIF (libheif: HEIC, AVIF) */
+
+/** Size of the primary image as shown (after the file's rotation, mirroring and cropping). */
+int reference_heif_probe(const uint8_t *bytes, size_t size, uint32_t *width, uint32_t *height);
+
+/**
+ * Decodes the primary image with heif_context_read_from_memory_without_copy and
+ * heif_decode_image to interleaved RGBA8 (libheif's own colour conversion; transformations
+ * and alpha applied) and copies its rows into `out` (width × height × 4 bytes). HEVC goes
+ * through libheif's built-in libde265 plugin, chosen by its id ("libde265"), so a faster
+ * decoder plugin registered in the same process (WebImage's HEIF plugin registers one) is
+ * not used for the primary image; AV1 goes through libheif's default AV1 decoder.
+ */
+int reference_heif_decode(const uint8_t *bytes, size_t size, void *out, size_t out_size);
+
 #ifdef __cplusplus
 }
 #endif

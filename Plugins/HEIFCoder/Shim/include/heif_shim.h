@@ -3,8 +3,10 @@
  *
  * Each function returns a heif_shim_status and, on failure, writes a reason into `error`.
  * HEVC is decoded by a libde265 decoder plugin registered here, which runs libde265 with
- * two worker threads (libheif's own plugin starts one); AV1 goes through libheif's dav1d
- * or aom plugins. Encoding uses libheif's x265 (HEIC) and aom (AVIF) encoders.
+ * two worker threads (libheif's own plugin starts one) and, for 8-bit images without alpha,
+ * converts YCbCr to RGB itself on two threads; AV1 goes through libheif's dav1d or aom
+ * plugins. 8-bit output is decoded as planar RGB and interleaved into the caller's buffer
+ * on two threads. Encoding uses libheif's x265 (HEIC) and aom (AVIF) encoders.
  */
 #ifndef WEBIMAGE_HEIF_SHIM_H
 #define WEBIMAGE_HEIF_SHIM_H
@@ -87,7 +89,7 @@ void heif_shim_close(heif_shim_reader *_Nullable reader);
 int heif_shim_use_thumbnail(heif_shim_reader *_Nonnull reader, uint32_t box_width, uint32_t box_height,
                             uint32_t *_Nonnull width, uint32_t *_Nonnull height);
 
-/** An image decoded by libheif into its own interleaved buffer. */
+/** An image decoded by libheif into its own buffer (planar RGB(A) or interleaved RGBA). */
 typedef struct heif_shim_decoded heif_shim_decoded;
 
 /**
@@ -104,7 +106,8 @@ heif_shim_status heif_shim_decode(heif_shim_reader *_Nonnull reader, int sixteen
                                   heif_shim_error *_Nonnull error);
 
 /**
- * Copies the decoded pixels into `pixels` (rows `stride` bytes apart): 16-bit samples are
+ * Copies the decoded pixels into `pixels` (rows `stride` bytes apart; 8-bit images are
+ * interleaved from their planes on two threads): 16-bit samples are
  * scaled from the source's bit depth to 0...65535 in native byte order, and premultiplied
  * alpha is undone.
  */
