@@ -1,0 +1,16 @@
+#!/bin/sh
+# Builds the APNG fuzzer: the package's PNGCoder target (and what it depends on) with
+# libFuzzer and AddressSanitizer instrumentation, then this harness linked against it.
+# Usage from the repository root: sh Tests/Fuzz/APNGFuzz/build.sh [output]
+set -eu
+output=${1:-/tmp/apng_fuzz}
+swift build --scratch-path .build-fuzz --target PNGCoder -Xswiftc -sanitize=fuzzer,address \
+  -Xcc -fsanitize=fuzzer-no-link,address
+build=.build-fuzz/debug
+objects=$(find "$build/PNGCoder.build" "$build/CPNGShim.build" "$build/WebImageCore.build" \
+  "$build/CWebImagePlugin.build" "$build/Logging.build" -name '*.o')
+swiftc -sanitize=fuzzer,address -parse-as-library -I "$build/Modules" \
+  -Xcc "-fmodule-map-file=$build/CPNGShim.build/module.modulemap" \
+  -Xcc "-fmodule-map-file=$build/CWebImagePlugin.build/module.modulemap" \
+  Tests/Fuzz/APNGFuzz/APNGFuzz.swift $objects -lpng16 -lz -o "$output"
+echo "built $output"
