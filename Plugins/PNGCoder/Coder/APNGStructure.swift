@@ -69,6 +69,8 @@ struct APNGStructure {
             case "fcTL":
                 frames.append(try Self.frame(chunk.payload))
             case "IDAT":
+                // acTL must come before the image data: without it this is a still PNG.
+                if announced == nil { return nil }
                 if !imageDataSeen { defaultImageIsFrame = frames.count == 1 }
                 imageDataSeen = true
                 if defaultImageIsFrame { frames[0].data += chunk.payload }
@@ -120,14 +122,14 @@ struct APNGStructure {
         bytes.dropFirst(offset).prefix(4).reduce(0) { $0 << 8 | Int($1) }
     }
 
-    private static func frame(_ payload: ArraySlice<UInt8>) throws -> Frame {
+    private static func frame(_ payload: UnsafeRawBufferPointer) throws -> Frame {
         guard payload.count == 26 else { throw corrupt("fcTL has \(payload.count) bytes") }
         let delayNumerator = uint32(payload, 20) >> 16
         let storedDenominator = uint32(payload, 22) >> 16
         let delayDenominator = storedDenominator == 0 ? 100 : storedDenominator
         let milliseconds = (delayNumerator * 1000 + delayDenominator / 2) / delayDenominator
-        guard let disposal = Disposal(rawValue: payload[payload.startIndex + 24]),
-            let blend = Blend(rawValue: payload[payload.startIndex + 25])
+        guard let disposal = Disposal(rawValue: payload[24]),
+            let blend = Blend(rawValue: payload[25])
         else { throw corrupt("fcTL has an unknown dispose or blend operation") }
         return Frame(
             x: uint32(payload, 12), y: uint32(payload, 16), width: uint32(payload, 4), height: uint32(payload, 8),
@@ -143,16 +145,17 @@ struct APNGStructure {
 private struct ChunkReader {
     struct Chunk {
         var type: String
-        var payload: ArraySlice<UInt8>
+        var payload: UnsafeRawBufferPointer
         /// Length, type, payload and CRC as stored.
-        var raw: ArraySlice<UInt8>
+        var raw: UnsafeRawBufferPointer
     }
 
-    let bytes: [UInt8]
+    /// The caller's bytes, read in place (valid for the reader's life).
+    let bytes: UnsafeRawBufferPointer
     var offset = 8
 
     init(bytes: UnsafeRawBufferPointer) {
-        self.bytes = Array(bytes)
+        self.bytes = bytes
     }
 
     /// The next chunk; nil at the end of the data. A chunk cut short is `.truncatedData`
@@ -169,6 +172,8 @@ private struct ChunkReader {
             return nil
         }
         defer { offset = end }
-        return Chunk(type: type, payload: bytes[(offset + 8)..<(end - 4)], raw: bytes[offset..<end])
+        return Chunk(
+            type: type, payload: UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(end - 4)]),
+            raw: UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
     }
 }

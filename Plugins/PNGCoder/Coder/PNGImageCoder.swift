@@ -30,27 +30,38 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     public func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
+        try Self.info(headerInfo(bytes), animation: try? APNGStructure(bytes))
+    }
+
+    /// An APNG's animation; a PNG without `acTL` opens as one frame, its image.
+    public func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
+        try bytes.withUnsafeBytes { raw in
+            let header = try headerInfo(raw)
+            guard let structure = try APNGStructure(raw) else {
+                return StillImageAnimation(bytes: bytes, info: header)
+            }
+            return APNGAnimationSource(structure: structure, info: Self.info(header, animation: structure))
+        }
+    }
+
+    /// What libpng reads from the header (signature, IHDR, chunks before the image data).
+    private func headerInfo(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw Self.emptyInput }
         var header = png_shim_header()
         try PNGShimCall.run {
             png_shim_read_header(base.assumingMemoryBound(to: UInt8.self), bytes.count, &header, &$0)
         }
-        var info = header.imageInfo
-        if let animation = try? APNGStructure(bytes) {
-            info.frameCount = animation.frames.count
-            info.loopCount = animation.loopCount
-            if animation.frames.count > 1 { info.traits.insert(.animated) }
-        }
-        return info
+        return header.imageInfo
     }
 
-    /// An APNG's animation; a PNG without `acTL` opens as one frame, its image.
-    public func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
-        let info = try bytes.withUnsafeBytes { try probe($0) }
-        if let structure = try bytes.withUnsafeBytes({ try APNGStructure($0) }) {
-            return APNGAnimationSource(structure: structure, info: info)
-        }
-        return StillImageAnimation(bytes: bytes, info: info)
+    /// `header` with the frame count, loop count and `.animated` of an APNG's `animation`.
+    private static func info(_ header: ImageInfo, animation: APNGStructure?) -> ImageInfo {
+        guard let animation else { return header }
+        var info = header
+        info.frameCount = animation.frames.count
+        info.loopCount = animation.loopCount
+        if animation.frames.count > 1 { info.traits.insert(.animated) }
+        return info
     }
 
     /// An APNG of `frames` (one size for all), with their durations and `request.loopCount`.
