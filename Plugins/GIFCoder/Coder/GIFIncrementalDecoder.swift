@@ -1,11 +1,13 @@
 import WebImageCore
 
-/// An incremental GIF decode: the bytes so far are scanned again on each request (cheap:
+/// An incremental GIF decode: the bytes so far are scanned again after each append (cheap:
 /// no LZW decoding), and the first frame is shown as soon as it is complete.
 final class GIFIncrementalDecoder: IncrementalImageDecoder {
     private let request: DecodeRequest
     private var bytes: [UInt8] = []
     private var isFinal = false
+    /// The scan of the bytes so far, made by the last append.
+    private var latest: GIFFile?
 
     init(request: DecodeRequest) {
         self.request = request
@@ -22,6 +24,7 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
             return
         }
         let file = try scan()
+        latest = file
         completeFrameCount = file.map { Int($0.info.frame_count) } ?? 0
         if isFinal, let file, file.info.complete == 0 {
             throw ImageCodingError(.truncatedData, "truncated GIF: the file ends inside frame \(completeFrameCount)")
@@ -29,7 +32,7 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
     }
 
     func currentImage() throws -> DecodedImage? {
-        guard let file = try scan(), file.info.frame_count > 0 else { return nil }
+        guard let file = latest, file.info.frame_count > 0 else { return nil }
         let partial = !(isFinal && file.info.complete != 0)
         return try file.decodeFrame(0, request: request, partial: partial)
     }
