@@ -81,7 +81,7 @@ public struct HEIFImageCoder: ImageCoder {
         let options = heif_shim_encode_options(
             av1: request.format == Self.avif.name ? 1 : 0,
             quality: Int32((min(max(request.quality, 0), 1) * 100).rounded()),
-            lossless: request.lossless ? 1 : 0, keep_alpha: image.hasTranslucentPixel ? 1 : 0)
+            lossless: request.lossless ? 1 : 0, keep_alpha: image.hasTranslucentPixels ? 1 : 0)
         var output = heif_shim_output()
         try HEIFShimCall.run {
             heif_shim_encode(

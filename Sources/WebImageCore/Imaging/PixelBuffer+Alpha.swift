@@ -1,8 +1,6 @@
-import WebImageCore
-
 extension PixelBuffer {
     /// True when any pixel is not fully opaque (encoders then keep the alpha channel).
-    var hasTranslucentPixels: Bool {
+    public var hasTranslucentPixels: Bool {
         for y in 0..<height {
             switch format {
             case .rgba8:
