@@ -1,5 +1,6 @@
 import Testing
-import WebImageCore
+
+@testable import WebImageCore
 
 @Suite struct ImageResizerTests {
     @Test func halvingAveragesEachTwoByTwoBlock() throws {
@@ -39,5 +40,51 @@ import WebImageCore
         let source = try TestPixels.rgba8(width: 97, height: 61) { _, _ in [12, 34, 56, 255] }
         let output = try ImageResizer.resize(source, width: 13, height: 7)
         for y in 0..<7 { for x in 0..<13 { #expect(output.channels(x: x, y: y) == [12, 34, 56, 255]) } }
+    }
+}
+
+/// The resizer against a plain per-channel, per-output-pixel evaluation of the same weights
+/// in the same order: the row cache and the SIMD lanes must not change a single value.
+@Suite struct ImageResizerArithmeticTests {
+    @Test(arguments: [(500, 375, 256, 192), (97, 61, 13, 7), (40, 30, 40, 29), (9, 5, 4, 5)])
+    func matchesThePlainEvaluationExactly(size: (Int, Int, Int, Int)) throws {
+        var random = SeededNoise(seed: UInt64(size.0 * 1000 + size.1))
+        let source = try TestPixels.rgba8(width: size.0, height: size.1) { _, _ in
+            let alpha = random.next() % 3 == 0 ? UInt8(random.next() % 256) : 255
+            return [UInt8(random.next() % 256), UInt8(random.next() % 256), UInt8(random.next() % 256), alpha]
+        }
+        let output = try ImageResizer.resize(source, width: size.2, height: size.3)
+        let columns = ImageResizer.AxisWeights(sourceLength: size.0, targetLength: size.2)
+        let rows = ImageResizer.AxisWeights(sourceLength: size.1, targetLength: size.3)
+        var mismatches = 0
+        for y in 0..<size.3 {
+            for x in 0..<size.2 {
+                if output.channels(x: x, y: y) != plainEvaluation(source, x: x, y: y, columns: columns, rows: rows) {
+                    mismatches += 1
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    private func plainEvaluation(
+        _ source: PixelBuffer, x: Int, y: Int, columns: ImageResizer.AxisWeights, rows: ImageResizer.AxisWeights
+    ) -> [Int] {
+        var sums: [Float] = [0, 0, 0, 0]
+        for rowWeightIndex in rows.weightStart[y]..<rows.weightStart[y + 1] {
+            let sourceY = rows.firstIndex[y] + rowWeightIndex - rows.weightStart[y]
+            var filtered: [Float] = [0, 0, 0, 0]
+            for columnWeightIndex in columns.weightStart[x]..<columns.weightStart[x + 1] {
+                let sourceX = columns.firstIndex[x] + columnWeightIndex - columns.weightStart[x]
+                let pixel = source.channels(x: sourceX, y: sourceY)
+                let weightedAlpha = columns.weights[columnWeightIndex] * Float(pixel[3])
+                for channel in 0..<3 { filtered[channel] += Float(pixel[channel]) * weightedAlpha }
+                filtered[3] += weightedAlpha
+            }
+            for channel in 0..<4 { sums[channel] += filtered[channel] * rows.weights[rowWeightIndex] }
+        }
+        guard sums[3] > 0 else { return [0, 0, 0, 0] }
+        func rounded(_ value: Float) -> Int { Int(min(255, max(0, value)).rounded()) }
+        return [rounded(sums[0] / sums[3]), rounded(sums[1] / sums[3]), rounded(sums[2] / sums[3]), rounded(sums[3])]
     }
 }

@@ -51,83 +51,97 @@ public enum ImageResizer {
         }
     }
 
+    /// Resamples with each source row filtered horizontally once (premultiplied, one `SIMD4`
+    /// lane per channel) and kept in a small ring while the output rows that cover it are
+    /// summed; the arithmetic per lane is the same as a plain per-channel loop.
+    @_specialize(where Channel == UInt8)
+    @_specialize(where Channel == UInt16)
     private static func resample<Channel: FixedWidthInteger & UnsignedInteger>(
         _ source: PixelBuffer, into output: PixelBuffer, columns: AxisWeights, rows: AxisWeights,
         channel: Channel.Type
     ) {
         let maxValue = Float(Channel.max)
         let width = output.width
-        // One source row resampled horizontally (premultiplied), summed into the output row's accumulator.
-        var premultipliedRow = [Float](repeating: 0, count: width * 4)
-        var accumulator = [Float](repeating: 0, count: width * 4)
+        var ringRows = 1
+        for outputY in 0..<output.height {
+            ringRows = max(ringRows, rows.weightStart[outputY + 1] - rows.weightStart[outputY])
+        }
+        var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
+        var ringSourceRow = [Int](repeating: -1, count: ringRows)
+        var sums = [SIMD4<Float>](repeating: .zero, count: width)
+        ring.withUnsafeMutableBufferPointer { ring in
+            sums.withUnsafeMutableBufferPointer { sums in
+                for outputY in 0..<output.height {
+                    sums.update(repeating: .zero)
+                    for weightIndex in rows.weightStart[outputY]..<rows.weightStart[outputY + 1] {
+                        let rowWeight = rows.weights[weightIndex]
+                        let sourceY = rows.firstIndex[outputY] + weightIndex - rows.weightStart[outputY]
+                        let slot = sourceY % ringRows
+                        let filtered = UnsafeMutableBufferPointer(rebasing: ring[(slot * width)..<((slot + 1) * width)])
+                        if ringSourceRow[slot] != sourceY {
+                            filterRow(source, sourceY, into: filtered, columns: columns, channel: Channel.self)
+                            ringSourceRow[slot] = sourceY
+                        }
+                        for index in 0..<width { sums[index] += filtered[index] * rowWeight }
+                    }
+                    write(
+                        UnsafeBufferPointer(sums), into: output.row(outputY).assumingMemoryBound(to: Channel.self),
+                        maxValue: maxValue)
+                }
+            }
+        }
+    }
+
+    /// One source row resampled horizontally: per output column, the weighted sum of
+    /// (red, green, blue) × alpha and of alpha.
+    @_specialize(where Channel == UInt8)
+    @_specialize(where Channel == UInt16)
+    private static func filterRow<Channel: FixedWidthInteger & UnsignedInteger>(
+        _ source: PixelBuffer, _ sourceY: Int, into filtered: UnsafeMutableBufferPointer<SIMD4<Float>>,
+        columns: AxisWeights, channel: Channel.Type
+    ) {
+        let sourceRow = UnsafePointer(source.row(sourceY).assumingMemoryBound(to: Channel.self))
         columns.firstIndex.withUnsafeBufferPointer { columnFirst in
             columns.weightStart.withUnsafeBufferPointer { columnStart in
                 columns.weights.withUnsafeBufferPointer { columnWeights in
-                    premultipliedRow.withUnsafeMutableBufferPointer { horizontal in
-                        accumulator.withUnsafeMutableBufferPointer { sums in
-                            for outputY in 0..<output.height {
-                                sums.update(repeating: 0)
-                                for weightIndex in rows.weightStart[outputY]..<rows.weightStart[outputY + 1] {
-                                    let rowWeight = rows.weights[weightIndex]
-                                    let sourceY = rows.firstIndex[outputY] + weightIndex - rows.weightStart[outputY]
-                                    let sourceRow = UnsafePointer(
-                                        source.row(sourceY).assumingMemoryBound(to: Channel.self))
-                                    for outputX in 0..<width {
-                                        var red: Float = 0
-                                        var green: Float = 0
-                                        var blue: Float = 0
-                                        var alpha: Float = 0
-                                        var pixel = sourceRow + columnFirst[outputX] * 4
-                                        for columnWeight in columnStart[outputX]..<columnStart[outputX + 1] {
-                                            let weightedAlpha = columnWeights[columnWeight] * Float(pixel[3])
-                                            red += Float(pixel[0]) * weightedAlpha
-                                            green += Float(pixel[1]) * weightedAlpha
-                                            blue += Float(pixel[2]) * weightedAlpha
-                                            alpha += weightedAlpha
-                                            pixel += 4
-                                        }
-                                        horizontal[outputX * 4] = red
-                                        horizontal[outputX * 4 + 1] = green
-                                        horizontal[outputX * 4 + 2] = blue
-                                        horizontal[outputX * 4 + 3] = alpha
-                                    }
-                                    for index in 0..<(width * 4) { sums[index] += horizontal[index] * rowWeight }
-                                }
-                                write(
-                                    sums, into: output.row(outputY).assumingMemoryBound(to: Channel.self),
-                                    width: width, maxValue: maxValue)
-                            }
+                    for outputX in 0..<filtered.count {
+                        var sum = SIMD4<Float>.zero
+                        var pixel = sourceRow + columnFirst[outputX] * 4
+                        for columnWeight in columnStart[outputX]..<columnStart[outputX + 1] {
+                            let weightedAlpha = columnWeights[columnWeight] * Float(pixel[3])
+                            sum += SIMD4(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), 1) * weightedAlpha
+                            pixel += 4
                         }
+                        filtered[outputX] = sum
                     }
                 }
             }
         }
     }
 
-    /// `value` rounded to the nearest integer in 0...maxValue, as a channel.
-    @inline(__always)
-    private static func clamped<Channel: FixedWidthInteger & UnsignedInteger>(_ value: Float, maxValue: Float)
-        -> Channel
-    {
-        Channel(truncatingIfNeeded: Int(min(maxValue, max(0, value)).rounded()))
-    }
-
-    /// Un-premultiplies one accumulated row and stores it with rounding.
+    /// Un-premultiplies one accumulated row and stores it, each channel clamped to
+    /// 0...maxValue and rounded to the nearest integer, halves away from zero (the same
+    /// values as `Float.rounded()`, without a call into the C library per value).
+    @_specialize(where Channel == UInt8)
+    @_specialize(where Channel == UInt16)
     private static func write<Channel: FixedWidthInteger & UnsignedInteger>(
-        _ sums: UnsafeMutableBufferPointer<Float>, into outputRow: UnsafeMutablePointer<Channel>, width: Int,
-        maxValue: Float
+        _ sums: UnsafeBufferPointer<SIMD4<Float>>, into outputRow: UnsafeMutablePointer<Channel>, maxValue: Float
     ) {
-        for outputX in 0..<width {
-            let alpha = sums[outputX * 4 + 3]
+        for outputX in 0..<sums.count {
+            let sum = sums[outputX]
+            let alpha = sum[3]
             if alpha <= 0 {
                 for component in 0..<4 { outputRow[outputX * 4 + component] = 0 }
                 continue
             }
-            for component in 0..<3 {
-                let value = sums[outputX * 4 + component] / alpha
-                outputRow[outputX * 4 + component] = clamped(value, maxValue: maxValue)
+            let unpremultiplied = sum / SIMD4(alpha, alpha, alpha, 1)
+            for component in 0..<4 {
+                let limited = min(maxValue, max(0, unpremultiplied[component]))
+                // For 0.5 <= x < 2^24, x + 0.5 is exact or rounds within [x + 0.5] (no binade is
+                // crossed), so truncating it rounds halves away from zero; below 0.5 the answer is 0.
+                let rounded: UInt32 = limited < 0.5 ? 0 : UInt32(limited + 0.5)
+                outputRow[outputX * 4 + component] = Channel(truncatingIfNeeded: rounded)
             }
-            outputRow[outputX * 4 + 3] = clamped(alpha, maxValue: maxValue)
         }
     }
 }
