@@ -19,6 +19,12 @@ import Testing
         #expect(output.channels(x: 1, y: 0)[0] == 150)
     }
 
+    @Test func halvesRoundAwayFromZero() throws {
+        let source = try TestPixels.rgba8(width: 2, height: 1) { x, _ in [[20, 21][x], [0, 1][x], 255, 255] }
+        let output = try ImageResizer.resize(source, width: 1, height: 1)
+        #expect(output.channels(x: 0, y: 0) == [21, 1, 255, 255])
+    }
+
     @Test func transparentPixelsDoNotDarkenColour() throws {
         let source = try TestPixels.rgba8(width: 2, height: 1) { x, _ in x == 0 ? [255, 0, 0, 255] : [0, 0, 0, 0] }
         let output = try ImageResizer.resize(source, width: 1, height: 1)
