@@ -2,12 +2,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jpeg_shim_internal.h"
+#include "jpeg_dc_internal.h"
 
 struct jpeg_shim_reader {
     struct jpeg_decompress_struct info;
     jpeg_shim_error_manager errors;
     int created;
+    const uint8_t *bytes;
+    size_t size;
+    /** Whether a 1/8-scale decode may take the DC fast path (default on), and how the last one went. */
+    int allows_dc_path;
+    jpeg_shim_dc_route dc_route;
 };
 
 uint32_t jpeg_shim_scale_for_box(uint32_t width, uint32_t height, uint32_t box_width, uint32_t box_height) {
@@ -58,6 +63,9 @@ jpeg_shim_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scal
     }
     jpeg_create_decompress(&reader->info);
     reader->created = 1;
+    reader->bytes = bytes;
+    reader->size = size;
+    reader->allows_dc_path = 1;
     jpeg_mem_src(&reader->info, bytes, (unsigned long)size);
     jpeg_shim_keep_exif(&reader->info);
     jpeg_read_header(&reader->info, TRUE);
@@ -87,8 +95,18 @@ jpeg_shim_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eigh
     return JPEG_SHIM_OK;
 }
 
+void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, int allowed) { reader->allows_dc_path = allowed; }
+
+jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *reader) { return reader->dc_route; }
+
 jpeg_shim_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride,
                                       jpeg_shim_error *error) {
+    reader->dc_route = JPEG_SHIM_DC_NOT_USED;
+    if (reader->allows_dc_path && reader->info.scale_num == 1 && reader->info.scale_denom == 8) {
+        reader->dc_route =
+            (jpeg_shim_dc_route)jpeg_dc_decode_eighth(&reader->info, reader->bytes, reader->size, pixels, stride);
+        if (reader->dc_route != JPEG_SHIM_DC_NOT_USED) return JPEG_SHIM_OK;
+    }
     if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);
     jpeg_start_decompress(&reader->info);
     jpeg_shim_read_rows(&reader->info, pixels, stride);

@@ -82,6 +82,28 @@ jpeg_shim_status jpeg_shim_rescale(jpeg_shim_reader *_Nonnull reader, uint32_t s
 jpeg_shim_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
                                       jpeg_shim_error *_Nonnull error);
 
+/**
+ * Whether a 1/8-scale decode of this reader may take the DC fast path (on by default): for
+ * baseline gray, 4:4:4, 4:2:2 and 4:2:0 files the plugin decodes the DC coefficients itself,
+ * on two threads for large files, with the same pixels as libjpeg-turbo. Tests turn it off
+ * to compare.
+ */
+void jpeg_shim_allow_dc_path(jpeg_shim_reader *_Nonnull reader, int allowed);
+
+/** How the last jpeg_shim_read_image of a reader decoded. */
+typedef enum jpeg_shim_dc_route {
+    /** libjpeg decoded (not 1/8 scale, a file the fast path does not cover, or irregular data). */
+    JPEG_SHIM_DC_NOT_USED = 0,
+    /** The DC fast path on the calling thread. */
+    JPEG_SHIM_DC_ONE_THREAD = 1,
+    /** The DC fast path on two threads, split at a restart marker. */
+    JPEG_SHIM_DC_SPLIT_AT_RESTART = 2,
+    /** The DC fast path on two threads, the second having started speculatively in the middle. */
+    JPEG_SHIM_DC_SPECULATIVE_SPLIT = 3,
+} jpeg_shim_dc_route;
+
+jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *_Nonnull reader);
+
 void jpeg_shim_close(jpeg_shim_reader *_Nullable reader);
 
 /** The smallest of 1, 2, 4, 8 eighths whose output still covers `box_width` × `box_height`. */

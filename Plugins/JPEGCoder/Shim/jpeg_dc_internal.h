@@ -1,0 +1,245 @@
+/*
+ * The 1/8-scale fast path: a baseline JPEG decoded from its DC coefficients.
+ *
+ * At 1/8 scale every 8×8 block becomes one pixel (two by two for the chroma of 4:2:0
+ * files), so almost nothing but the entropy decoding is left, and libjpeg-turbo spends it
+ * storing every AC coefficient. This path decodes the Huffman symbols itself, skips the AC
+ * coefficients it does not need, keeps one record of a few integers per MCU, and splits the
+ * entropy-coded data between two threads (at restart markers, or speculatively where there
+ * are none). The pixels equal libjpeg-turbo's own 1/8-scale output; whatever the path does
+ * not cover, or any irregularity in the data, leaves the decode to libjpeg.
+ */
+#ifndef WEBIMAGE_JPEG_DC_INTERNAL_H
+#define WEBIMAGE_JPEG_DC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jpeg_shim_internal.h"
+
+#if defined(__clang__)
+#pragma clang assume_nonnull begin
+#endif
+
+/** Bits looked at by one table lookup; longer codes take the canonical path. */
+#define JPEG_DC_LOOKAHEAD 9
+/** Bits looked at by one lookup that skips several AC coefficients at once. */
+#define JPEG_DC_RUN_LOOKAHEAD 12
+/** In a run entry: set when the run ends with the end-of-block symbol. */
+#define JPEG_DC_RUN_ENDS_BLOCK 0x1000
+/** Bits looked at by one lookup that decodes a code and its magnitude bits together. */
+#define JPEG_DC_VALUE_LOOKAHEAD 11
+/** In a value entry (bits 5-6): a coefficient, the end of the block, or a run of sixteen zeros. */
+#define JPEG_DC_VALUE_COEFFICIENT 0
+#define JPEG_DC_VALUE_END_OF_BLOCK 1
+#define JPEG_DC_VALUE_SIXTEEN_ZEROS 2
+/** Zero bytes after the entropy-coded data, so that the bit reader never reads past its buffer. */
+#define JPEG_DC_PADDING 4096
+/** Larger files (about 350 megapixels at 4:2:0) are left to libjpeg, which needs far less memory at 1/8 scale. */
+#define JPEG_DC_MAX_RECORD_BYTES ((uint64_t)64 << 20)
+/** The most blocks an MCU of a supported layout has (4:2:0: four luma, two chroma). */
+#define JPEG_DC_MAX_BLOCKS 6
+/** The most integers an MCU record holds (4:2:0: four luma DCs and two chroma records of four). */
+#define JPEG_DC_MAX_RECORD 12
+
+/** One Huffman table, arranged for decoding and for skipping. */
+typedef struct jpeg_dc_huffman {
+    /** By the next JPEG_DC_LOOKAHEAD bits: code length (bits 0-4; 0 = a longer code) and symbol (bits 8-15). */
+    uint16_t symbol_by_prefix[1 << JPEG_DC_LOOKAHEAD];
+    /**
+     * AC tables, by the next JPEG_DC_LOOKAHEAD bits: the bits of the whole coefficient, code
+     * and magnitude (bits 0-4; 0 = a longer code), and how far it moves the coefficient index
+     * (bits 8-12; 0 = end of block).
+     */
+    uint16_t skip_by_prefix[1 << JPEG_DC_LOOKAHEAD];
+    /**
+     * AC tables, by the next JPEG_DC_RUN_LOOKAHEAD bits: every whole coefficient whose code
+     * lies in those bits, skipped at once. Bits 0-4: the bits of all of them, magnitudes
+     * included (0 = the first code is longer); bits 5-11: how far they move the coefficient
+     * index; JPEG_DC_RUN_ENDS_BLOCK when the last is the end of the block.
+     */
+    uint16_t skip_run_by_prefix[1 << JPEG_DC_RUN_LOOKAHEAD];
+    /**
+     * By the next JPEG_DC_VALUE_LOOKAHEAD bits, when a code and its magnitude bits both lie
+     * in them: bits 0-4 their length (0 = not covered), bits 5-6 the kind
+     * (JPEG_DC_VALUE_...), bits 8-11 the run of zeros before an AC coefficient, bits 16-31
+     * the signed value (the DC difference for DC tables).
+     */
+    int32_t value_by_prefix[1 << JPEG_DC_VALUE_LOOKAHEAD];
+    /** The largest code of each length 1...16 (-1 when there is none). */
+    int32_t largest_code[17];
+    /** For each length, what to add to a code of that length to index `symbols`. */
+    int32_t symbol_offset[17];
+    uint8_t symbols[256];
+} jpeg_dc_huffman;
+
+/** How the record of one block is made. */
+typedef enum jpeg_dc_block_kind {
+    /** Only the DC coefficient is kept (one integer); the AC coefficients are skipped. */
+    JPEG_DC_BLOCK_DC_ONLY = 0,
+    /** libjpeg's 2×2 reduced IDCT needs 25 coefficients: kept as four integers (see jpeg_dc_pixels.c). */
+    JPEG_DC_BLOCK_TWO_BY_TWO = 1,
+} jpeg_dc_block_kind;
+
+typedef struct jpeg_dc_block {
+    jpeg_dc_block_kind kind;
+    /** The component's position in the scan, for its DC prediction. */
+    uint8_t component;
+    /** Where the block's integers start in the MCU record. */
+    uint8_t record_offset;
+    const jpeg_dc_huffman *dc_table;
+    const jpeg_dc_huffman *ac_table;
+    /** The component's quantisation table in natural order. */
+    const uint16_t *quantization;
+} jpeg_dc_block;
+
+/** The layouts the fast path covers; each decides how records become pixels. */
+typedef enum jpeg_dc_layout {
+    JPEG_DC_GRAY = 0,
+    JPEG_DC_YCC_444 = 1,
+    JPEG_DC_YCC_422 = 2,
+    JPEG_DC_YCC_420 = 3,
+} jpeg_dc_layout;
+
+/**
+ * What one AC coefficient, by its zigzag index, adds to a 2×2 block record: the reduced
+ * IDCT reads only rows and columns 0, 1, 3, 5 and 7 (see jpeg_dc_pixels.c).
+ */
+typedef struct jpeg_dc_term {
+    /** The column's slot (0...4 for columns 0, 1, 3, 5, 7), or -1 when the coefficient is not read. */
+    int8_t column_slot;
+    /** Non-zero for row 0 (the column's even part); otherwise the row's odd-part weight applies. */
+    int8_t is_even;
+    int32_t odd_weight;
+    /** The coefficient's natural (row-major) index, for its quantiser. */
+    uint8_t natural_index;
+} jpeg_dc_term;
+
+/** Everything the fast path needs from the header, checked and arranged. */
+typedef struct jpeg_dc_plan {
+    jpeg_dc_layout layout;
+    uint32_t width;
+    uint32_t height;
+    uint32_t output_width;
+    uint32_t output_height;
+    uint32_t mcus_per_row;
+    uint32_t mcu_rows;
+    uint64_t mcu_count;
+    /** MCUs between restart markers (0 = none). */
+    uint32_t restart_interval;
+    int components;
+    int block_count;
+    jpeg_dc_block blocks[JPEG_DC_MAX_BLOCKS];
+    /** Integers per MCU record. */
+    int record_size;
+    /** The DC quantiser of each component (scan order = Y, Cb, Cr). */
+    int32_t dc_quantizer[3];
+    /** Where the last block of each component keeps its DC in the MCU record. */
+    int last_dc_offset[3];
+    /** By zigzag index 0...79 (libjpeg treats indices past 63 as 63). */
+    jpeg_dc_term terms[80];
+    jpeg_dc_huffman tables[8];
+} jpeg_dc_plan;
+
+/** Where an entropy decoder stands: before an MCU, with the DC predictions so far. */
+typedef struct jpeg_dc_cursor {
+    /** The MCU about to be decoded (counted from where the decoder started). */
+    uint64_t mcu;
+    /** Its first bit in the unstuffed stream. */
+    uint64_t bit;
+    int32_t predictions[3];
+    /** Set when the data could not be decoded (a bad code, a misplaced marker, the end of the data). */
+    int failed;
+} jpeg_dc_cursor;
+
+/** The entropy-coded data with its byte stuffing removed. */
+typedef struct jpeg_dc_stream {
+    /** `size` bytes, then JPEG_DC_PADDING zero bytes (in the caller's scratch memory). */
+    uint8_t *bytes;
+    size_t size;
+    /** Offsets in `bytes` where restart markers stood, in order, and the count. */
+    size_t *restart_offsets;
+    size_t restart_count;
+} jpeg_dc_stream;
+
+/** Fills `plan` from libjpeg's state after jpeg_read_header; 0 when the fast path does not cover the file. */
+int jpeg_dc_make_plan(j_decompress_ptr info, jpeg_dc_plan *plan);
+
+/** Builds a table from the JPEG DHT counts (`bits[1...16]`) and symbols; 0 when they are not a valid code. */
+int jpeg_dc_build_table(const uint8_t *bits, const uint8_t *symbols, int is_ac, jpeg_dc_huffman *table);
+
+typedef enum jpeg_dc_unstuff_result {
+    JPEG_DC_UNSTUFF_FAILED = 0,
+    /** The bytes ended with no marker among them. */
+    JPEG_DC_UNSTUFFED_TO_END = 1,
+    /** An EOI marker ended the data. */
+    JPEG_DC_UNSTUFFED_TO_EOI = 2,
+} jpeg_dc_unstuff_result;
+
+/**
+ * Copies entropy-coded bytes into `buffer` without their stuffed zero bytes, stopping at
+ * the end of `bytes` or at a marker; `*written` is the length copied. Restart markers are
+ * noted in `restarts` (in order, or the copy fails), or fail when `restarts` is NULL; any
+ * other marker but EOI fails.
+ */
+jpeg_dc_unstuff_result jpeg_dc_unstuff_part(const uint8_t *bytes, size_t size, uint8_t *buffer, size_t *written,
+                                            jpeg_dc_stream *_Nullable restarts);
+
+/**
+ * Copies the entropy-coded data that starts at `bytes` into `buffer` (`size` +
+ * JPEG_DC_PADDING bytes) without its stuffed zero bytes and notes its restart markers.
+ * 0 when the data does not end in an EOI marker.
+ */
+int jpeg_dc_unstuff(const uint8_t *bytes, size_t size, uint8_t *buffer, jpeg_dc_stream *stream);
+
+void jpeg_dc_free_stream(jpeg_dc_stream *stream);
+
+/**
+ * Decodes up to `count` MCUs from `cursor` into `records` (and each MCU's first bit into
+ * `start_bits` when given), stopping before an MCU that would start at or after
+ * `stop_bit`. Restart markers are expected where plan->restart_interval puts them, counted
+ * from cursor->mcu. Returns how many MCUs were decoded; cursor->failed tells why it stopped early.
+ */
+uint64_t jpeg_dc_decode_run(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, jpeg_dc_cursor *cursor,
+                            uint64_t count, uint64_t stop_bit, int32_t *records, uint64_t *_Nullable start_bits);
+
+/** Memory for the second thread's speculative decoding: room for plan->mcu_count MCUs. */
+typedef struct jpeg_dc_speculation_memory {
+    int32_t *records;
+    uint64_t *start_bits;
+} jpeg_dc_speculation_memory;
+
+/**
+ * Unstuffs the scan's entropy-coded data (`scan`, up to the EOI marker) into `buffer`
+ * (`scan_size` + JPEG_DC_PADDING bytes) and decodes every MCU into `records`
+ * (plan->record_size integers each), on two threads when the data is large enough.
+ * Returns how (a jpeg_shim_dc_route), or 0 on any irregularity (the caller then leaves the
+ * file to libjpeg).
+ */
+int jpeg_dc_decode_scan(const jpeg_dc_plan *plan, const uint8_t *scan, size_t scan_size, uint8_t *buffer,
+                        int32_t *records, jpeg_dc_speculation_memory speculation);
+
+/** At least `size` bytes of 64-byte aligned scratch memory, reused from an earlier decode when possible; NULL if out of memory. */
+void *_Nullable jpeg_dc_take_scratch(size_t size);
+
+/** Gives scratch memory back (it may be kept for the next decode). */
+void jpeg_dc_return_scratch(void *_Nullable memory);
+
+/**
+ * Turns the records into RGBA8 rows of plan->output_width pixels, as libjpeg-turbo's 1/8
+ * scale does; large images are split between two threads.
+ */
+void jpeg_dc_write_pixels(const jpeg_dc_plan *plan, const int32_t *records, uint8_t *pixels, size_t stride);
+
+/**
+ * The whole fast path for a reader positioned after jpeg_read_header on `bytes`: the
+ * jpeg_shim_dc_route it took to write the 1/8-scale image, or 0 when libjpeg must decode
+ * instead (nothing was consumed).
+ */
+int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t size, uint8_t *pixels, size_t stride);
+
+#if defined(__clang__)
+#pragma clang assume_nonnull end
+#endif
+
+#endif

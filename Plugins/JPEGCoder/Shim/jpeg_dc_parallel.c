@@ -1,0 +1,257 @@
+/*
+ * Splitting the entropy decoding of the 1/8-scale fast path between two threads.
+ *
+ * With restart markers the split is exact: the second thread starts at the marker nearest
+ * the middle, with fresh DC predictions. Without them (most photographs) the second
+ * thread starts speculatively in the middle of the data, pretending an MCU begins there,
+ * and notes where each of its MCUs begins. Huffman codes resynchronise quickly, so once
+ * the first thread reaches an MCU that starts at a bit where the second thread also started
+ * one, everything the second thread decoded from there on is the true decoding, except
+ * that its DC predictions are off by a constant per component, which is then added. If no
+ * such bit turns up, the first thread simply decodes everything: the result never depends
+ * on the speculation succeeding.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jpeg_dc_internal.h"
+
+/** Entropy-coded data below this size is decoded on the calling thread only (bytes). */
+#define PARALLEL_MINIMUM_BYTES (256 * 1024)
+/** MCUs the speculative thread decodes between two publications of its progress. */
+#define PUBLISH_BATCH 64
+
+typedef struct speculative_run {
+    const jpeg_dc_plan *plan;
+    /** The second half of the raw scan data, unstuffed by the speculative thread to `buffer` + `split`. */
+    const uint8_t *raw;
+    size_t raw_size;
+    size_t split;
+    uint8_t *buffer;
+    /** The whole unstuffed data, valid once `unstuffed` is 1 (-1: the second half could not be unstuffed). */
+    jpeg_dc_stream stream;
+    _Atomic int unstuffed;
+    jpeg_dc_cursor cursor;
+    uint64_t capacity;
+    int32_t *records;
+    uint64_t *start_bits;
+    /** MCUs whose records and start bits are written. */
+    _Atomic uint64_t published;
+    _Atomic int finished;
+    _Atomic int cancelled;
+} speculative_run;
+
+static void *run_speculatively(void *argument) {
+    speculative_run *run = argument;
+    size_t written = 0;
+    if (jpeg_dc_unstuff_part(run->raw + run->split, run->raw_size - run->split, run->buffer + run->split, &written,
+                             NULL) != JPEG_DC_UNSTUFFED_TO_EOI) {
+        atomic_store_explicit(&run->unstuffed, -1, memory_order_release);
+        atomic_store_explicit(&run->finished, 1, memory_order_release);
+        return NULL;
+    }
+    run->stream.bytes = run->buffer;
+    run->stream.size = run->split + written;
+    memset(run->buffer + run->stream.size, 0, JPEG_DC_PADDING);
+    atomic_store_explicit(&run->unstuffed, 1, memory_order_release);
+    uint64_t done = 0;
+    while (done < run->capacity && !atomic_load_explicit(&run->cancelled, memory_order_relaxed)) {
+        uint64_t batch = run->capacity - done < PUBLISH_BATCH ? run->capacity - done : PUBLISH_BATCH;
+        uint64_t decoded = jpeg_dc_decode_run(run->plan, &run->stream, &run->cursor, batch, UINT64_MAX,
+                                              run->records + done * (uint64_t)run->plan->record_size,
+                                              run->start_bits + done);
+        done += decoded;
+        atomic_store_explicit(&run->published, done, memory_order_release);
+        if (decoded < batch) break;
+    }
+    atomic_store_explicit(&run->finished, 1, memory_order_release);
+    return NULL;
+}
+
+/** Whether the decoding ended exactly at the end of the data with every restart marker used. */
+static int ends_cleanly(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, const jpeg_dc_cursor *cursor) {
+    uint64_t expected_restarts = plan->restart_interval == 0 ? 0 : (plan->mcu_count - 1) / plan->restart_interval;
+    return !cursor->failed && cursor->mcu == plan->mcu_count && (cursor->bit + 7) / 8 == stream->size &&
+           stream->restart_count == expected_restarts;
+}
+
+static int decode_sequentially(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, jpeg_dc_cursor *cursor,
+                               int32_t *records) {
+    uint64_t remaining = plan->mcu_count - cursor->mcu;
+    jpeg_dc_decode_run(plan, stream, cursor, remaining, UINT64_MAX,
+                       records + cursor->mcu * (uint64_t)plan->record_size, NULL);
+    return ends_cleanly(plan, stream, cursor);
+}
+
+typedef struct restart_half {
+    const jpeg_dc_plan *plan;
+    const jpeg_dc_stream *stream;
+    jpeg_dc_cursor cursor;
+    int32_t *records;
+} restart_half;
+
+static void *decode_restart_half(void *argument) {
+    restart_half *half = argument;
+    decode_sequentially(half->plan, half->stream, &half->cursor, half->records);
+    return NULL;
+}
+
+/** Two threads, split at the restart marker nearest the middle of the data. */
+static int decode_split_at_restart(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, int32_t *records) {
+    size_t marker = 0;
+    for (size_t i = 1; i < stream->restart_count; i++) {
+        if (stream->restart_offsets[i] <= stream->size / 2) marker = i;
+    }
+    uint64_t split_mcu = (uint64_t)(marker + 1) * plan->restart_interval;
+    if (split_mcu >= plan->mcu_count) return -1;
+    restart_half second = {plan, stream, {split_mcu, stream->restart_offsets[marker] * 8, {0, 0, 0}, 0}, records};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, decode_restart_half, &second) != 0) return -1;
+    jpeg_dc_cursor first = {0, 0, {0, 0, 0}, 0};
+    jpeg_dc_decode_run(plan, stream, &first, split_mcu, UINT64_MAX, records, NULL);
+    pthread_join(thread, NULL);
+    int clean = !first.failed && first.mcu == split_mcu && (first.bit + 7) / 8 == stream->restart_offsets[marker] &&
+                ends_cleanly(plan, stream, &second.cursor);
+    return clean ? JPEG_SHIM_DC_SPLIT_AT_RESTART : 0;
+}
+
+/** Waits until the speculative run has an MCU starting at or after `bit`; its index, or `published` if none. */
+static uint64_t find_start_at_or_after(speculative_run *run, uint64_t bit, uint64_t from) {
+    for (;;) {
+        int finished = atomic_load_explicit(&run->finished, memory_order_acquire);
+        uint64_t published = atomic_load_explicit(&run->published, memory_order_acquire);
+        while (from < published && run->start_bits[from] < bit) from++;
+        if (from < published || finished) return from;
+        sched_yield();
+    }
+}
+
+/**
+ * Takes over the speculative thread's records from its MCU `match` onwards as the true
+ * MCUs from cursor->mcu on, with DC predictions corrected, and moves the cursor past them.
+ */
+static int adopt_speculative_records(const jpeg_dc_plan *plan, const speculative_run *run, uint64_t match,
+                                     uint64_t published, jpeg_dc_cursor *cursor, int32_t *records) {
+    int size = plan->record_size;
+    int64_t correction[3];
+    for (int c = 0; c < plan->components; c++) {
+        int32_t speculative = match == 0 ? 0 : run->records[(match - 1) * size + plan->last_dc_offset[c]];
+        correction[c] = (int64_t)cursor->predictions[c] - speculative;
+    }
+    uint64_t usable = published - match;
+    if (usable > plan->mcu_count - cursor->mcu) usable = plan->mcu_count - cursor->mcu;
+    int32_t *target = records + cursor->mcu * (uint64_t)size;
+    const int32_t *source = run->records + match * (uint64_t)size;
+    memcpy(target, source, usable * (uint64_t)size * sizeof *records);
+    for (uint64_t i = 0; i < usable; i++) {
+        for (int b = 0; b < plan->block_count; b++) {
+            int32_t *dc = &target[i * size + plan->blocks[b].record_offset];
+            int64_t corrected = *dc + correction[plan->blocks[b].component];
+            if (corrected > (1 << 30) || corrected < -(1 << 30)) return 0;
+            *dc = (int32_t)corrected;
+        }
+    }
+    cursor->mcu += usable;
+    if (match + usable < published) {
+        cursor->bit = run->start_bits[match + usable];
+    } else {
+        cursor->bit = run->cursor.bit;
+        for (int c = 0; c < plan->components; c++) {
+            int64_t corrected = run->cursor.predictions[c] + correction[c];
+            if (corrected > (1 << 30) || corrected < -(1 << 30)) return 0;
+            cursor->predictions[c] = (int32_t)corrected;
+        }
+    }
+    return 1;
+}
+
+/** Waits until the speculative thread has unstuffed its half; 1 when it could. */
+static int wait_for_second_half(speculative_run *run) {
+    for (;;) {
+        int state = atomic_load_explicit(&run->unstuffed, memory_order_acquire);
+        if (state != 0) return state == 1;
+        sched_yield();
+    }
+}
+
+/**
+ * Two threads, the second starting speculatively in the middle (files without restart
+ * markers). Each thread unstuffs its half of the raw data; the first half is then moved
+ * up against the second, so the data is contiguous from bit `gap` * 8 on. -1 when the data
+ * cannot be split this way (the caller decodes on one thread).
+ */
+static int decode_speculatively(const jpeg_dc_plan *plan, const uint8_t *scan, size_t scan_size, uint8_t *buffer,
+                                int32_t *records, jpeg_dc_speculation_memory memory) {
+    size_t split = scan_size / 2;
+    while (split < scan_size && scan[split - 1] == 0xFF) split++;
+    if (split >= scan_size) return -1;
+    speculative_run run = {.plan = plan, .raw = scan, .raw_size = scan_size, .split = split, .buffer = buffer,
+                           .capacity = plan->mcu_count};
+    run.cursor.bit = (uint64_t)split * 8;
+    run.records = memory.records;
+    run.start_bits = memory.start_bits;
+    atomic_init(&run.unstuffed, 0);
+    atomic_init(&run.published, 0);
+    atomic_init(&run.finished, 0);
+    atomic_init(&run.cancelled, 0);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, run_speculatively, &run) != 0) return -1;
+    size_t first_length = 0;
+    int first_half_ok =
+        jpeg_dc_unstuff_part(scan, split, buffer, &first_length, NULL) == JPEG_DC_UNSTUFFED_TO_END;
+    size_t gap = split - first_length;
+    if (first_half_ok) memmove(buffer + gap, buffer, first_length);
+    if (!wait_for_second_half(&run) || !first_half_ok) {
+        atomic_store_explicit(&run.cancelled, 1, memory_order_relaxed);
+        pthread_join(thread, NULL);
+        return -1;
+    }
+    const jpeg_dc_stream *stream = &run.stream;
+    jpeg_dc_cursor cursor = {0, (uint64_t)gap * 8, {0, 0, 0}, 0};
+    jpeg_dc_decode_run(plan, stream, &cursor, plan->mcu_count, (uint64_t)split * 8, records, NULL);
+    uint64_t candidate = 0;
+    int adopted = 0, ok = !cursor.failed;
+    while (ok && cursor.mcu < plan->mcu_count) {
+        candidate = find_start_at_or_after(&run, cursor.bit, candidate);
+        uint64_t published = atomic_load_explicit(&run.published, memory_order_acquire);
+        if (candidate < published && run.start_bits[candidate] == cursor.bit) {
+            pthread_join(thread, NULL);
+            adopted = 1;
+            published = atomic_load_explicit(&run.published, memory_order_acquire);
+            ok = adopt_speculative_records(plan, &run, candidate, published, &cursor, records);
+            break;
+        }
+        if (candidate >= published) break; /* the speculative thread ended without meeting this one */
+        jpeg_dc_decode_run(plan, stream, &cursor, 1, UINT64_MAX, records + cursor.mcu * (uint64_t)plan->record_size,
+                           NULL);
+        ok = !cursor.failed;
+    }
+    if (!adopted) {
+        atomic_store_explicit(&run.cancelled, 1, memory_order_relaxed);
+        pthread_join(thread, NULL);
+    }
+    if (!ok || !decode_sequentially(plan, stream, &cursor, records)) return 0;
+    return adopted ? JPEG_SHIM_DC_SPECULATIVE_SPLIT : JPEG_SHIM_DC_ONE_THREAD;
+}
+
+int jpeg_dc_decode_scan(const jpeg_dc_plan *plan, const uint8_t *scan, size_t scan_size, uint8_t *buffer,
+                        int32_t *records, jpeg_dc_speculation_memory speculation) {
+    int parallel = scan_size >= PARALLEL_MINIMUM_BYTES && plan->mcu_count > 1;
+    if (parallel && plan->restart_interval == 0) {
+        int route = decode_speculatively(plan, scan, scan_size, buffer, records, speculation);
+        if (route >= 0) return route;
+    }
+    jpeg_dc_stream stream;
+    if (!jpeg_dc_unstuff(scan, scan_size, buffer, &stream)) return 0;
+    int route = -1;
+    if (parallel && stream.restart_count != 0) route = decode_split_at_restart(plan, &stream, records);
+    if (route < 0) {
+        jpeg_dc_cursor cursor = {0, 0, {0, 0, 0}, 0};
+        route = decode_sequentially(plan, &stream, &cursor, records) ? JPEG_SHIM_DC_ONE_THREAD : 0;
+    }
+    jpeg_dc_free_stream(&stream);
+    return route;
+}

@@ -1,0 +1,39 @@
+import CJPEGShim
+
+/// Calls the JPEG shim directly at 1/8 scale, with or without the DC fast path, to compare
+/// the two and to see which route the fast path took.
+enum EighthScaleDecoder {
+    struct Result: Equatable {
+        var status: jpeg_shim_status
+        var width: Int
+        var height: Int
+        var pixels: [UInt8]
+    }
+
+    /// Decodes `bytes` at 1/8 scale; returns the result and the route the decode took.
+    static func decode(_ bytes: [UInt8], allowingFastPath: Bool) -> (result: Result, route: jpeg_shim_dc_route) {
+        var message = [CChar](repeating: 0, count: 256)
+        return bytes.withUnsafeBufferPointer { input in
+            message.withUnsafeMutableBufferPointer { buffer in
+                var error = jpeg_shim_error(message: buffer.baseAddress!, capacity: buffer.count)
+                var reader: OpaquePointer?
+                var header = jpeg_shim_header()
+                var width: UInt32 = 0
+                var height: UInt32 = 0
+                let opened = jpeg_shim_open(
+                    input.baseAddress!, input.count, 1, &reader, &header, &width, &height, &error)
+                guard opened == JPEG_SHIM_OK, let reader else {
+                    return (Result(status: opened, width: 0, height: 0, pixels: []), JPEG_SHIM_DC_NOT_USED)
+                }
+                defer { jpeg_shim_close(reader) }
+                jpeg_shim_allow_dc_path(reader, allowingFastPath ? 1 : 0)
+                var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+                let status = pixels.withUnsafeMutableBytes {
+                    jpeg_shim_read_image(reader, $0.baseAddress!, Int(width) * 4, &error)
+                }
+                let result = Result(status: status, width: Int(width), height: Int(height), pixels: pixels)
+                return (result, jpeg_shim_last_dc_route(reader))
+            }
+        }
+    }
+}

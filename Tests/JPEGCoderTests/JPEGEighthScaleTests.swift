@@ -1,0 +1,117 @@
+import CJPEGShim
+import Testing
+
+/// The 1/8-scale DC fast path: the same pixels as libjpeg-turbo's own 1/8-scale decode for
+/// every layout it covers, on each of its routes, and libjpeg's answer for everything else.
+@Suite struct JPEGEighthScaleTests {
+    /// cjpeg options of each covered layout, and whether the scan is large enough for two threads.
+    static let coveredLayouts: [(options: [String], width: Int, height: Int, route: jpeg_shim_dc_route)] = [
+        (["-sample", "2x2"], 203, 157, JPEG_SHIM_DC_ONE_THREAD),
+        (["-sample", "2x1"], 203, 157, JPEG_SHIM_DC_ONE_THREAD),
+        (["-sample", "1x1"], 203, 157, JPEG_SHIM_DC_ONE_THREAD),
+        (["-grayscale"], 203, 157, JPEG_SHIM_DC_ONE_THREAD),
+        (["-sample", "2x2", "-restart", "3B"], 203, 157, JPEG_SHIM_DC_ONE_THREAD),
+        (["-sample", "2x2"], 801, 601, JPEG_SHIM_DC_SPECULATIVE_SPLIT),
+        (["-sample", "2x1"], 801, 601, JPEG_SHIM_DC_SPECULATIVE_SPLIT),
+        (["-sample", "1x1"], 801, 601, JPEG_SHIM_DC_SPECULATIVE_SPLIT),
+        (["-grayscale"], 1201, 901, JPEG_SHIM_DC_SPECULATIVE_SPLIT),
+        (["-sample", "2x2", "-restart", "1"], 801, 601, JPEG_SHIM_DC_SPLIT_AT_RESTART),
+        (["-sample", "1x1", "-restart", "7B"], 801, 601, JPEG_SHIM_DC_SPLIT_AT_RESTART),
+    ]
+
+    @Test(arguments: coveredLayouts.indices)
+    func fastPathEqualsLibjpegOnItsRoute(index: Int) throws {
+        let layout = Self.coveredLayouts[index]
+        let bytes = try Cjpeg.encode(width: layout.width, height: layout.height, options: layout.options)
+        let reference = EighthScaleDecoder.decode(bytes, allowingFastPath: false)
+        let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
+        #expect(reference.route == JPEG_SHIM_DC_NOT_USED)
+        #expect(fast.route == layout.route, "\(layout.options)")
+        #expect(reference.result.status == JPEG_SHIM_OK)
+        #expect(fast.result.width == (layout.width + 7) / 8 && fast.result.height == (layout.height + 7) / 8)
+        #expect(
+            Self.differences(fast.result, reference.result) == 0, "\(layout.options) \(layout.width)x\(layout.height)")
+    }
+
+    @Test(arguments: [["-progressive"], ["-arithmetic"], ["-sample", "4x1"], ["-sample", "1x2"], ["-rgb"]])
+    func layoutsItDoesNotCoverAreLeftToLibjpeg(options: [String]) throws {
+        let bytes = try Cjpeg.encode(width: 203, height: 157, options: options)
+        let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
+        #expect(fast.route == JPEG_SHIM_DC_NOT_USED)
+        #expect(Self.differences(fast.result, EighthScaleDecoder.decode(bytes, allowingFastPath: false).result) == 0)
+    }
+
+    @Test func otherScalesAreLeftToLibjpeg() throws {
+        let bytes = try Cjpeg.encode(width: 203, height: 157, options: [])
+        for eighths: UInt32 in [2, 4, 8] {
+            var message = [CChar](repeating: 0, count: 64)
+            let route = bytes.withUnsafeBufferPointer { input in
+                message.withUnsafeMutableBufferPointer { buffer in
+                    var error = jpeg_shim_error(message: buffer.baseAddress!, capacity: buffer.count)
+                    var reader: OpaquePointer?
+                    var header = jpeg_shim_header()
+                    var width: UInt32 = 0
+                    var height: UInt32 = 0
+                    _ = jpeg_shim_open(
+                        input.baseAddress!, input.count, eighths, &reader, &header, &width, &height, &error)
+                    defer { jpeg_shim_close(reader) }
+                    var pixels = [UInt8](repeating: 0, count: Int(width * height * 4))
+                    _ = pixels.withUnsafeMutableBytes {
+                        jpeg_shim_read_image(reader!, $0.baseAddress!, Int(width) * 4, &error)
+                    }
+                    return jpeg_shim_last_dc_route(reader!)
+                }
+            }
+            #expect(route == JPEG_SHIM_DC_NOT_USED)
+        }
+    }
+
+    /// Damaged copies of a one-thread file and of a speculative two-thread file: whatever the
+    /// damage, the answer (status and pixels) is libjpeg's own, fast path allowed or not.
+    @Test(arguments: [(203, 157, 150), (801, 601, 40)])
+    func damagedDataGivesLibjpegsAnswer(size: (width: Int, height: Int, mutations: Int)) throws {
+        let original = try Cjpeg.encode(width: size.width, height: size.height, options: [])
+        let scanStart = try #require(Self.scanStart(original))
+        var state: UInt32 = 7
+        func random(_ bound: Int) -> Int {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int(state >> 8) % bound
+        }
+        var fallbacks = 0
+        for _ in 0..<size.mutations {
+            var bytes = original
+            switch random(3) {
+            case 0:
+                for _ in 0..<(1 + random(4)) {
+                    bytes[scanStart + random(bytes.count - scanStart - 2)] ^= UInt8(1 << random(8))
+                }
+            case 1: bytes.removeLast(1 + random(bytes.count - scanStart))
+            default:
+                let position = scanStart + random(bytes.count - scanStart - 2)
+                bytes.insert(contentsOf: [0xFF, UInt8(0xC0 + random(64))], at: position)
+            }
+            let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
+            let reference = EighthScaleDecoder.decode(bytes, allowingFastPath: false)
+            #expect(Self.differences(fast.result, reference.result) == 0)
+            if fast.route == JPEG_SHIM_DC_NOT_USED { fallbacks += 1 }
+        }
+        #expect(fallbacks > size.mutations / 2, "most damage is noticed and left to libjpeg")
+    }
+
+    /// How many bytes differ (every byte when the status or size differs).
+    static func differences(_ a: EighthScaleDecoder.Result, _ b: EighthScaleDecoder.Result) -> Int {
+        guard a.status == b.status, a.width == b.width, a.height == b.height else { return max(1, a.pixels.count) }
+        return zip(a.pixels, b.pixels).filter { $0 != $1 }.count
+    }
+
+    /// The offset of the entropy-coded data: just after the SOS segment.
+    static func scanStart(_ bytes: [UInt8]) -> Int? {
+        var index = 2
+        while index + 4 <= bytes.count, bytes[index] == 0xFF {
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if bytes[index + 1] == 0xDA { return index + 2 + length }
+            index += 2 + length
+        }
+        return nil
+    }
+}
