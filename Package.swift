@@ -39,7 +39,7 @@ struct CoderPlugin {
 
 let png = CoderPlugin(
     folder: "PNGCoder", shim: "CPNGShim", logic: "PNGCoder", entry: "PNGCoderPlugin",
-    product: "WebImagePNG", nativeLibraries: ["png16", "z"], testDependencies: ["CReferenceDecoders"])
+    product: "WebImagePNG", nativeLibraries: ["png16", "z", "deflate"], testDependencies: ["CReferenceDecoders"])
 let jpeg = CoderPlugin(
     folder: "JPEGCoder", shim: "CJPEGShim", logic: "JPEGCoder", entry: "JPEGCoderPlugin",
     product: "WebImageJPEG", nativeLibraries: ["jpeg"], testDependencies: ["CReferenceDecoders"])

@@ -1,7 +1,8 @@
-/* Whole-image decoding from memory: header, full RGBA decode. */
+/* Whole-image decoding from memory: header, full RGBA decode (libdeflate fast path first: png_shim_fast.c). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "png_shim_fast.h"
 #include "png_shim_internal.h"
 
 struct png_shim_reader {
@@ -90,8 +91,18 @@ static void read_interlaced(png_structp png, const png_shim_header *header, int 
 }
 
 png_shim_status png_shim_read_image(png_shim_reader *reader, void *pixels, size_t stride, png_shim_error *error) {
+    return png_shim_read_image_using(reader, pixels, stride, PNG_SHIM_DECODER_AUTOMATIC, NULL, error);
+}
+
+png_shim_status png_shim_read_image_using(png_shim_reader *reader, void *pixels, size_t stride,
+                                          png_shim_decoder decoder, int32_t *used_fast_path, png_shim_error *error) {
     png_structp png = reader->png;
     const png_shim_header *header = &reader->header;
+    int fast = decoder != PNG_SHIM_DECODER_LIBPNG &&
+               png_shim_fast_read(png, reader->info, &reader->session, header, reader->sixteen_bit,
+                                  decoder == PNG_SHIM_DECODER_PORTABLE_FILTERS, pixels, stride);
+    if (used_fast_path != NULL) *used_fast_path = fast;
+    if (fast) return PNG_SHIM_OK;
     int palette = header->color_type == PNG_COLOR_TYPE_PALETTE;
     size_t pixel_size = reader->sixteen_bit ? 8 : 4;
     uint8_t *indices = palette ? malloc(header->width) : NULL;

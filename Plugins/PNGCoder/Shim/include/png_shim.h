@@ -73,9 +73,36 @@ png_shim_status png_shim_open(const uint8_t *_Nonnull bytes, size_t size, int si
                               png_shim_reader *_Nullable *_Nonnull reader, png_shim_header *_Nonnull header,
                               int *_Nonnull sixteen_bit_output, png_shim_error *_Nonnull error);
 
-/** Decodes the whole image as RGBA (8 or 16 bits, see png_shim_open) into `pixels`. */
+/**
+ * Decodes the whole image as RGBA (8 or 16 bits, see png_shim_open) into `pixels`, rows
+ * `stride` bytes apart, through PNG_SHIM_DECODER_AUTOMATIC. Call it once per reader.
+ * Bytes between rows (past width × pixel size) may be overwritten.
+ */
 png_shim_status png_shim_read_image(png_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
                                     png_shim_error *_Nonnull error);
+
+/** Which decoder png_shim_read_image_using runs for a full-size decode. */
+typedef enum png_shim_decoder {
+    /**
+     * png_shim_read_image's choice: for a non-interlaced image, the IDAT chunks inflated in
+     * one call by libdeflate and unfiltered by the shim (SSE2 where available); libpng's
+     * reader for Adam7, and from the start whenever that fast path declines (a bad CRC or
+     * zlib stream, truncated data, ...), so errors are libpng's.
+     */
+    PNG_SHIM_DECODER_AUTOMATIC = 0,
+    /** libpng's reader only. */
+    PNG_SHIM_DECODER_LIBPNG = 1,
+    /** Like PNG_SHIM_DECODER_AUTOMATIC, with the plain C unfiltering loops even where SSE2 ones exist. */
+    PNG_SHIM_DECODER_PORTABLE_FILTERS = 2,
+} png_shim_decoder;
+
+/**
+ * png_shim_read_image with the decoder chosen (tests compare the paths). When not NULL,
+ * `*used_fast_path` is set to 1 when the libdeflate path decoded the image, else 0.
+ */
+png_shim_status png_shim_read_image_using(png_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
+                                          png_shim_decoder decoder, int32_t *_Nullable used_fast_path,
+                                          png_shim_error *_Nonnull error);
 
 /** Output size of png_shim_read_reduced for `factor`: ceil(width / factor) × ceil(height / factor). */
 void png_shim_reduced_size(const png_shim_header *_Nonnull header, uint32_t factor, uint32_t *_Nonnull width,
