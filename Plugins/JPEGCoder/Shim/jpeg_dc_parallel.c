@@ -23,6 +23,24 @@
 #define PARALLEL_MINIMUM_BYTES (256 * 1024)
 /** MCUs the speculative thread decodes between two publications of its progress. */
 #define PUBLISH_BATCH 64
+/** Polls of a shared flag before a waiting thread gives its core away (each a few nanoseconds). */
+#define SPINS_BEFORE_YIELDING 20000
+
+/**
+ * Lets the other thread make progress while this one waits for it: a pause while the wait
+ * is likely short, then the core to the scheduler (on a busy machine yielding at once can
+ * cost a whole time slice).
+ */
+static void wait_a_moment(uint32_t *spins) {
+    if (*spins < SPINS_BEFORE_YIELDING) {
+        (*spins)++;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        return;
+    }
+    sched_yield();
+}
 
 typedef struct speculative_run {
     const jpeg_dc_plan *plan;
@@ -120,12 +138,13 @@ static int decode_split_at_restart(const jpeg_dc_plan *plan, const jpeg_dc_strea
 
 /** Waits until the speculative run has an MCU starting at or after `bit`; its index, or `published` if none. */
 static uint64_t find_start_at_or_after(speculative_run *run, uint64_t bit, uint64_t from) {
+    uint32_t spins = 0;
     for (;;) {
         int finished = atomic_load_explicit(&run->finished, memory_order_acquire);
         uint64_t published = atomic_load_explicit(&run->published, memory_order_acquire);
         while (from < published && run->start_bits[from] < bit) from++;
         if (from < published || finished) return from;
-        sched_yield();
+        wait_a_moment(&spins);
     }
 }
 
@@ -170,10 +189,11 @@ static int adopt_speculative_records(const jpeg_dc_plan *plan, const speculative
 
 /** Waits until the speculative thread has unstuffed its half; 1 when it could. */
 static int wait_for_second_half(speculative_run *run) {
+    uint32_t spins = 0;
     for (;;) {
         int state = atomic_load_explicit(&run->unstuffed, memory_order_acquire);
         if (state != 0) return state == 1;
-        sched_yield();
+        wait_a_moment(&spins);
     }
 }
 
