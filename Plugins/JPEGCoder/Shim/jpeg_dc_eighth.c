@@ -15,8 +15,11 @@ static int decode_with_scratch(const jpeg_dc_plan *plan, const uint8_t *scan, si
         .records = (int32_t *)(void *)((uint8_t *)records + records_size),
         .start_bits = (uint64_t *)(void *)((uint8_t *)records + 2 * records_size),
     };
-    int route = jpeg_dc_decode_scan(plan, scan, scan_size, stream_bytes, records, speculation);
-    if (route != 0) jpeg_dc_write_pixels(plan, records, pixels, stride);
+    jpeg_dc_pixel_writer *writer = malloc(sizeof *writer);
+    if (writer == NULL) return 0;
+    jpeg_dc_start_pixels(writer, plan, pixels, stride);
+    int route = jpeg_dc_decode_scan(plan, scan, scan_size, stream_bytes, records, speculation, writer);
+    free(writer);
     return route;
 }
 

@@ -20,7 +20,12 @@ static inline uint64_t load_big_endian(const uint8_t *bytes) {
     return __builtin_bswap64(value);
 }
 
-/** Tops the buffer up to at least 56 bits (whole bytes only; the bits below stay correct). */
+/**
+ * Tops the buffer up to at least 56 bits (whole bytes only; the bits below stay correct).
+ * Its top bits do not change, so the decoders look a code up first and refill while the
+ * lookup is under way: between refills at most 31 bits are consumed, so at least 25 bits
+ * (more than any lookup reads) are always in the buffer.
+ */
 static inline void refill(bit_reader *reader) {
     reader->buffer |= load_big_endian(reader->next) >> reader->count;
     reader->next += (63 - reader->count) >> 3;
@@ -80,8 +85,8 @@ static inline int decode_symbol(bit_reader *reader, const jpeg_dc_huffman *table
 
 /** Adds the block's DC difference to `prediction`; 0 on a bad code or a prediction out of range. */
 static inline int decode_dc(bit_reader *reader, const jpeg_dc_huffman *table, int32_t *prediction) {
-    refill(reader);
     int32_t entry = table->value_by_prefix[reader->buffer >> (64 - JPEG_DC_VALUE_LOOKAHEAD)];
+    refill(reader);
     int64_t value;
     if (entry & 31) {
         consume(reader, (uint32_t)entry & 31);
@@ -91,7 +96,7 @@ static inline int decode_dc(bit_reader *reader, const jpeg_dc_huffman *table, in
         if (!decode_symbol(reader, table, &magnitude_bits)) return 0;
         value = (int64_t)*prediction + take_signed(reader, magnitude_bits);
     }
-    if (value > (1 << 30) || value < -(1 << 30)) return 0;
+    if (value > JPEG_DC_PREDICTION_LIMIT || value < -JPEG_DC_PREDICTION_LIMIT) return 0;
     *prediction = (int32_t)value;
     return 1;
 }
@@ -103,8 +108,8 @@ static inline int decode_dc(bit_reader *reader, const jpeg_dc_huffman *table, in
 static inline int skip_ac(bit_reader *reader, const jpeg_dc_huffman *table) {
     uint32_t index = 1;
     while (index < 64) {
-        refill(reader);
         uint32_t run = table->skip_run_by_prefix[reader->buffer >> (64 - JPEG_DC_RUN_LOOKAHEAD)];
+        refill(reader);
         if (run != 0 && index + ((run >> 5) & 127) < 64) {
             consume(reader, run & 31);
             if (run & JPEG_DC_RUN_ENDS_BLOCK) break;
@@ -146,8 +151,8 @@ static int decode_two_by_two(bit_reader *reader, const jpeg_dc_plan *plan, const
     int64_t odd[5] = {0, 0, 0, 0, 0};
     uint32_t index = 1;
     while (index < 64) {
-        refill(reader);
         int32_t entry = block->ac_table->value_by_prefix[reader->buffer >> (64 - JPEG_DC_VALUE_LOOKAHEAD)];
+        refill(reader);
         int32_t value;
         if (entry & 31) {
             consume(reader, (uint32_t)entry & 31);

@@ -37,6 +37,11 @@
 #define JPEG_DC_PADDING 4096
 /** Larger files (about 350 megapixels at 4:2:0) are left to libjpeg, which needs far less memory at 1/8 scale. */
 #define JPEG_DC_MAX_RECORD_BYTES ((uint64_t)64 << 20)
+/**
+ * DC predictions beyond this magnitude are left to libjpeg: a sum of one prediction and
+ * one correction between threads then always fits an int, as libjpeg's own checks require.
+ */
+#define JPEG_DC_PREDICTION_LIMIT (1 << 28)
 /** The most blocks an MCU of a supported layout has (4:2:0: four luma, two chroma). */
 #define JPEG_DC_MAX_BLOCKS 6
 /** The most integers an MCU record holds (4:2:0: four luma DCs and two chroma records of four). */
@@ -203,6 +208,8 @@ void jpeg_dc_free_stream(jpeg_dc_stream *stream);
 uint64_t jpeg_dc_decode_run(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, jpeg_dc_cursor *cursor,
                             uint64_t count, uint64_t stop_bit, int32_t *records, uint64_t *_Nullable start_bits);
 
+typedef struct jpeg_dc_pixel_writer jpeg_dc_pixel_writer;
+
 /** Memory for the second thread's speculative decoding: room for plan->mcu_count MCUs. */
 typedef struct jpeg_dc_speculation_memory {
     int32_t *records;
@@ -211,13 +218,14 @@ typedef struct jpeg_dc_speculation_memory {
 
 /**
  * Unstuffs the scan's entropy-coded data (`scan`, up to the EOI marker) into `buffer`
- * (`scan_size` + JPEG_DC_PADDING bytes) and decodes every MCU into `records`
- * (plan->record_size integers each), on two threads when the data is large enough.
+ * (`scan_size` + JPEG_DC_PADDING bytes), decodes every MCU into `records`
+ * (plan->record_size integers each), on two threads when the data is large enough, and
+ * writes the pixels with `writer` (the first thread writes its rows as it goes).
  * Returns how (a jpeg_shim_dc_route), or 0 on any irregularity (the caller then leaves the
  * file to libjpeg).
  */
 int jpeg_dc_decode_scan(const jpeg_dc_plan *plan, const uint8_t *scan, size_t scan_size, uint8_t *buffer,
-                        int32_t *records, jpeg_dc_speculation_memory speculation);
+                        int32_t *records, jpeg_dc_speculation_memory speculation, jpeg_dc_pixel_writer *writer);
 
 /** At least `size` bytes of 64-byte aligned scratch memory, reused from an earlier decode when possible; NULL if out of memory. */
 void *_Nullable jpeg_dc_take_scratch(size_t size);
@@ -225,11 +233,44 @@ void *_Nullable jpeg_dc_take_scratch(size_t size);
 /** Gives scratch memory back (it may be kept for the next decode). */
 void jpeg_dc_return_scratch(void *_Nullable memory);
 
+/** Lookup tables of the pixel stage: the IDCT output range limit and the JFIF YCbCr to RGB terms. */
+typedef struct jpeg_dc_pixel_tables {
+    /** libjpeg's IDCT range limit: by a value's low 10 bits, the value plus 128, clamped, wrapping as libjpeg does. */
+    uint8_t idct_limit[1024];
+    /** 0...255 clamping of -384...639, indexed from -384. */
+    uint8_t clamp[1024];
+    int32_t red_from_cr[256];
+    int32_t blue_from_cb[256];
+    int32_t green_from_cr[256];
+    int32_t green_from_cb[256];
+} jpeg_dc_pixel_tables;
+
+/** Writes RGBA8 pixels of the 1/8-scale image, as libjpeg-turbo's 1/8 scale would, MCU row by MCU row. */
+struct jpeg_dc_pixel_writer {
+    const jpeg_dc_plan *plan;
+    uint8_t *pixels;
+    size_t stride;
+    jpeg_dc_pixel_tables tables;
+};
+
 /**
- * Turns the records into RGBA8 rows of plan->output_width pixels, as libjpeg-turbo's 1/8
- * scale does; large images are split between two threads.
+ * Where the records of the MCUs are: MCUs before `switch_mcu` in `records` (by index),
+ * later ones in `later_records` from its record `later_first` on, with `corrections` added
+ * to their DC predictions (the second thread's records, used where they lie).
  */
-void jpeg_dc_write_pixels(const jpeg_dc_plan *plan, const int32_t *records, uint8_t *pixels, size_t stride);
+typedef struct jpeg_dc_record_source {
+    const int32_t *records;
+    uint64_t switch_mcu;
+    const int32_t *later_records;
+    uint64_t later_first;
+    int32_t corrections[3];
+} jpeg_dc_record_source;
+
+void jpeg_dc_start_pixels(jpeg_dc_pixel_writer *writer, const jpeg_dc_plan *plan, uint8_t *pixels, size_t stride);
+
+/** Writes the output rows of MCU rows [`first_row`, `end_row`). */
+void jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
+                            uint32_t first_row, uint32_t end_row);
 
 /**
  * The whole fast path for a reader positioned after jpeg_read_header on `bytes`: the

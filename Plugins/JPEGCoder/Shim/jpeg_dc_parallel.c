@@ -21,6 +21,10 @@
 
 /** Entropy-coded data below this size is decoded on the calling thread only (bytes). */
 #define PARALLEL_MINIMUM_BYTES (256 * 1024)
+/** The first thread's share of the entropy-coded data, in percent: it also writes its pixels as it goes. */
+#define FIRST_THREAD_SHARE_PERCENT 47
+/** Pixels written after the decode are split between two threads from this many on (output pixels). */
+#define PARALLEL_MINIMUM_PIXELS 32768
 /** MCUs the speculative thread decodes between two publications of its progress. */
 #define PUBLISH_BATCH 64
 /** Polls of a shared flag before a waiting thread gives its core away (each a few nanoseconds). */
@@ -169,7 +173,7 @@ static int adopt_speculative_records(const jpeg_dc_plan *plan, const speculative
         for (int b = 0; b < plan->block_count; b++) {
             int32_t *dc = &target[i * size + plan->blocks[b].record_offset];
             int64_t corrected = *dc + correction[plan->blocks[b].component];
-            if (corrected > (1 << 30) || corrected < -(1 << 30)) return 0;
+            if (corrected > JPEG_DC_PREDICTION_LIMIT || corrected < -JPEG_DC_PREDICTION_LIMIT) return 0;
             *dc = (int32_t)corrected;
         }
     }
@@ -180,7 +184,7 @@ static int adopt_speculative_records(const jpeg_dc_plan *plan, const speculative
         cursor->bit = run->cursor.bit;
         for (int c = 0; c < plan->components; c++) {
             int64_t corrected = run->cursor.predictions[c] + correction[c];
-            if (corrected > (1 << 30) || corrected < -(1 << 30)) return 0;
+            if (corrected > JPEG_DC_PREDICTION_LIMIT || corrected < -JPEG_DC_PREDICTION_LIMIT) return 0;
             cursor->predictions[c] = (int32_t)corrected;
         }
     }
@@ -197,15 +201,99 @@ static int wait_for_second_half(speculative_run *run) {
     }
 }
 
+/** MCU rows of pixels a thread writes. */
+typedef struct pixel_rows_job {
+    const jpeg_dc_pixel_writer *writer;
+    const jpeg_dc_record_source *source;
+    uint32_t first_row;
+    uint32_t end_row;
+} pixel_rows_job;
+
+static void *write_pixel_rows(void *argument) {
+    const pixel_rows_job *job = argument;
+    jpeg_dc_write_mcu_rows(job->writer, job->source, job->first_row, job->end_row);
+    return NULL;
+}
+
+/** Writes MCU rows [`first_row`, `end_row`), the lower half on a second thread when there are enough of them. */
+static void write_rows_on_two_threads(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
+                                      uint32_t first_row, uint32_t end_row) {
+    uint64_t pixels = (uint64_t)(end_row - first_row) * writer->plan->mcus_per_row * 4;
+    if (pixels >= PARALLEL_MINIMUM_PIXELS && end_row - first_row >= 2) {
+        uint32_t middle = first_row + (end_row - first_row) / 2;
+        pixel_rows_job lower = {writer, source, middle, end_row};
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, write_pixel_rows, &lower) == 0) {
+            jpeg_dc_write_mcu_rows(writer, source, first_row, middle);
+            pthread_join(thread, NULL);
+            return;
+        }
+    }
+    jpeg_dc_write_mcu_rows(writer, source, first_row, end_row);
+}
+
+/** Writes the MCU rows that `records` completes below `end_mcu`, from `*rows_written` on. */
+static void write_completed_rows(const jpeg_dc_plan *plan, jpeg_dc_pixel_writer *writer, const int32_t *records,
+                                 uint64_t end_mcu, uint32_t *rows_written) {
+    uint32_t complete_rows = (uint32_t)(end_mcu / plan->mcus_per_row);
+    if (complete_rows <= *rows_written) return;
+    jpeg_dc_record_source own = {records, UINT64_MAX, records, 0, {0, 0, 0}};
+    write_rows_on_two_threads(writer, &own, *rows_written, complete_rows);
+    *rows_written = complete_rows;
+}
+
 /**
- * Two threads, the second starting speculatively in the middle (files without restart
- * markers). Each thread unstuffs its half of the raw data; the first half is then moved
- * up against the second, so the data is contiguous from bit `gap` * 8 on. -1 when the data
- * cannot be split this way (the caller decodes on one thread).
+ * Decodes from `cursor` up to the MCU that would start at `stop_bit`, an MCU row at a
+ * time, writing each completed row's pixels while the other thread is still decoding.
+ */
+static void decode_rows_writing_pixels(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream,
+                                       jpeg_dc_cursor *cursor, uint64_t stop_bit, int32_t *records,
+                                       jpeg_dc_pixel_writer *writer, uint32_t *rows_written) {
+    while (cursor->mcu < plan->mcu_count) {
+        uint64_t row_end = (cursor->mcu / plan->mcus_per_row + 1) * plan->mcus_per_row;
+        if (row_end > plan->mcu_count) row_end = plan->mcu_count;
+        uint64_t wanted = row_end - cursor->mcu;
+        uint64_t decoded = jpeg_dc_decode_run(plan, stream, cursor, wanted, stop_bit,
+                                              records + cursor->mcu * (uint64_t)plan->record_size, NULL);
+        if (cursor->failed) return;
+        write_completed_rows(plan, writer, records, cursor->mcu, rows_written);
+        if (decoded < wanted) return;
+    }
+}
+
+/**
+ * After the threads met at MCU `cursor->mcu` (the speculative thread's MCU `match`): when
+ * the speculative records reach the last MCU, they are used where they lie, with the DC
+ * corrections, and the rest of the pixels are written from them; 1 when the data ended
+ * cleanly. -1 when the speculative thread stopped early (the caller then copies).
+ */
+static int finish_from_speculative_records(const jpeg_dc_plan *plan, const speculative_run *run, uint64_t match,
+                                           uint64_t published, const jpeg_dc_cursor *cursor,
+                                           jpeg_dc_pixel_writer *writer, int32_t *records, uint32_t rows_written) {
+    uint64_t needed = plan->mcu_count - cursor->mcu;
+    if (published - match < needed) return -1;
+    jpeg_dc_record_source source = {records, cursor->mcu, run->records, match, {0, 0, 0}};
+    for (int c = 0; c < plan->components; c++) {
+        int32_t speculative = match == 0 ? 0 : run->records[(match - 1) * plan->record_size + plan->last_dc_offset[c]];
+        source.corrections[c] = cursor->predictions[c] - speculative;
+    }
+    jpeg_dc_cursor end = {plan->mcu_count, 0, {0, 0, 0}, 0};
+    end.bit = match + needed < published ? run->start_bits[match + needed] : run->cursor.bit;
+    if (!ends_cleanly(plan, &run->stream, &end)) return 0;
+    write_rows_on_two_threads(writer, &source, rows_written, plan->mcu_rows);
+    return 1;
+}
+
+/**
+ * Two threads, the second starting speculatively near the middle (files without restart
+ * markers). Each thread unstuffs its part of the raw data; the first part is then moved
+ * up against the second, so the data is contiguous from bit `gap` * 8 on. Returns the
+ * route, 0 on irregular data, or -1 when the data cannot be split this way (the caller
+ * then decodes on one thread).
  */
 static int decode_speculatively(const jpeg_dc_plan *plan, const uint8_t *scan, size_t scan_size, uint8_t *buffer,
-                                int32_t *records, jpeg_dc_speculation_memory memory) {
-    size_t split = scan_size / 2;
+                                int32_t *records, jpeg_dc_speculation_memory memory, jpeg_dc_pixel_writer *writer) {
+    size_t split = (size_t)((uint64_t)scan_size * FIRST_THREAD_SHARE_PERCENT / 100);
     while (split < scan_size && scan[split - 1] == 0xFF) split++;
     if (split >= scan_size) return -1;
     speculative_run run = {.plan = plan, .raw = scan, .raw_size = scan_size, .split = split, .buffer = buffer,
@@ -220,48 +308,51 @@ static int decode_speculatively(const jpeg_dc_plan *plan, const uint8_t *scan, s
     pthread_t thread;
     if (pthread_create(&thread, NULL, run_speculatively, &run) != 0) return -1;
     size_t first_length = 0;
-    int first_half_ok =
-        jpeg_dc_unstuff_part(scan, split, buffer, &first_length, NULL) == JPEG_DC_UNSTUFFED_TO_END;
+    int first_part_ok = jpeg_dc_unstuff_part(scan, split, buffer, &first_length, NULL) == JPEG_DC_UNSTUFFED_TO_END;
     size_t gap = split - first_length;
-    if (first_half_ok) memmove(buffer + gap, buffer, first_length);
-    if (!wait_for_second_half(&run) || !first_half_ok) {
+    if (first_part_ok) memmove(buffer + gap, buffer, first_length);
+    if (!wait_for_second_half(&run) || !first_part_ok) {
         atomic_store_explicit(&run.cancelled, 1, memory_order_relaxed);
         pthread_join(thread, NULL);
         return -1;
     }
     const jpeg_dc_stream *stream = &run.stream;
     jpeg_dc_cursor cursor = {0, (uint64_t)gap * 8, {0, 0, 0}, 0};
-    jpeg_dc_decode_run(plan, stream, &cursor, plan->mcu_count, (uint64_t)split * 8, records, NULL);
+    uint32_t rows_written = 0;
+    decode_rows_writing_pixels(plan, stream, &cursor, (uint64_t)split * 8, records, writer, &rows_written);
     uint64_t candidate = 0;
-    int adopted = 0, ok = !cursor.failed;
+    int ok = !cursor.failed;
     while (ok && cursor.mcu < plan->mcu_count) {
         candidate = find_start_at_or_after(&run, cursor.bit, candidate);
         uint64_t published = atomic_load_explicit(&run.published, memory_order_acquire);
         if (candidate < published && run.start_bits[candidate] == cursor.bit) {
             pthread_join(thread, NULL);
-            adopted = 1;
             published = atomic_load_explicit(&run.published, memory_order_acquire);
-            ok = adopt_speculative_records(plan, &run, candidate, published, &cursor, records);
-            break;
+            int finished = finish_from_speculative_records(plan, &run, candidate, published, &cursor, writer, records,
+                                                           rows_written);
+            if (finished >= 0) return finished ? JPEG_SHIM_DC_SPECULATIVE_SPLIT : 0;
+            if (!adopt_speculative_records(plan, &run, candidate, published, &cursor, records)) return 0;
+            if (!decode_sequentially(plan, stream, &cursor, records)) return 0;
+            write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written);
+            return JPEG_SHIM_DC_SPECULATIVE_SPLIT;
         }
         if (candidate >= published) break; /* the speculative thread ended without meeting this one */
         jpeg_dc_decode_run(plan, stream, &cursor, 1, UINT64_MAX, records + cursor.mcu * (uint64_t)plan->record_size,
                            NULL);
         ok = !cursor.failed;
     }
-    if (!adopted) {
-        atomic_store_explicit(&run.cancelled, 1, memory_order_relaxed);
-        pthread_join(thread, NULL);
-    }
+    atomic_store_explicit(&run.cancelled, 1, memory_order_relaxed);
+    pthread_join(thread, NULL);
     if (!ok || !decode_sequentially(plan, stream, &cursor, records)) return 0;
-    return adopted ? JPEG_SHIM_DC_SPECULATIVE_SPLIT : JPEG_SHIM_DC_ONE_THREAD;
+    write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written);
+    return JPEG_SHIM_DC_ONE_THREAD;
 }
 
 int jpeg_dc_decode_scan(const jpeg_dc_plan *plan, const uint8_t *scan, size_t scan_size, uint8_t *buffer,
-                        int32_t *records, jpeg_dc_speculation_memory speculation) {
+                        int32_t *records, jpeg_dc_speculation_memory speculation, jpeg_dc_pixel_writer *writer) {
     int parallel = scan_size >= PARALLEL_MINIMUM_BYTES && plan->mcu_count > 1;
     if (parallel && plan->restart_interval == 0) {
-        int route = decode_speculatively(plan, scan, scan_size, buffer, records, speculation);
+        int route = decode_speculatively(plan, scan, scan_size, buffer, records, speculation, writer);
         if (route >= 0) return route;
     }
     jpeg_dc_stream stream;
@@ -273,5 +364,9 @@ int jpeg_dc_decode_scan(const jpeg_dc_plan *plan, const uint8_t *scan, size_t sc
         route = decode_sequentially(plan, &stream, &cursor, records) ? JPEG_SHIM_DC_ONE_THREAD : 0;
     }
     jpeg_dc_free_stream(&stream);
+    if (route != 0) {
+        uint32_t rows_written = 0;
+        write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written);
+    }
     return route;
 }

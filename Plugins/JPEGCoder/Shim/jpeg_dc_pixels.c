@@ -11,26 +11,9 @@
  *   every block is scaled to one pixel);
  * - YCbCr becomes RGB through libjpeg's fixed-point JFIF tables (16 fraction bits).
  */
-#include <pthread.h>
-
 #include "jpeg_dc_internal.h"
 
-/** Images with at least this many output pixels are written by two threads. */
-#define PARALLEL_MINIMUM_PIXELS 65536
-
-/** Lookup tables for one decode: the IDCT output range limit and the fixed-point JFIF YCbCr to RGB terms. */
-typedef struct pixel_tables {
-    /** libjpeg's IDCT range limit: by a value's low 10 bits, the value plus 128, clamped, wrapping as libjpeg does. */
-    uint8_t idct_limit[1024];
-    /** 0...255 clamping of -384...639, indexed from -384. */
-    uint8_t clamp[1024];
-    int32_t red_from_cr[256];
-    int32_t blue_from_cb[256];
-    int32_t green_from_cr[256];
-    int32_t green_from_cb[256];
-} pixel_tables;
-
-static void fill_tables(pixel_tables *tables) {
+static void fill_tables(jpeg_dc_pixel_tables *tables) {
     for (int32_t index = 0; index < 1024; index++) {
         uint8_t limited;
         if (index < 128) limited = (uint8_t)(index + 128);
@@ -50,7 +33,14 @@ static void fill_tables(pixel_tables *tables) {
     }
 }
 
-static inline void put_rgba(uint8_t *pixel, const pixel_tables *tables, uint8_t y, uint8_t cb, uint8_t cr) {
+void jpeg_dc_start_pixels(jpeg_dc_pixel_writer *writer, const jpeg_dc_plan *plan, uint8_t *pixels, size_t stride) {
+    writer->plan = plan;
+    writer->pixels = pixels;
+    writer->stride = stride;
+    fill_tables(&writer->tables);
+}
+
+static inline void put_rgba(uint8_t *pixel, const jpeg_dc_pixel_tables *tables, uint8_t y, uint8_t cb, uint8_t cr) {
     const uint8_t *clamp = tables->clamp + 384;
     pixel[0] = clamp[y + tables->red_from_cr[cr]];
     pixel[1] = clamp[y + ((tables->green_from_cb[cb] + tables->green_from_cr[cr]) >> 16)];
@@ -59,14 +49,14 @@ static inline void put_rgba(uint8_t *pixel, const pixel_tables *tables, uint8_t 
 }
 
 /** A 1×1 block: the DC (as libjpeg's 16-bit coefficient) dequantised, divided by 8 and rounded. */
-static inline uint8_t one_by_one(const pixel_tables *tables, int32_t prediction, int32_t quantizer) {
-    return tables->idct_limit[((int32_t)(int16_t)prediction * quantizer + 4) >> 3 & 1023];
+static inline uint8_t one_by_one(const jpeg_dc_pixel_tables *tables, int32_t dc, int32_t quantizer) {
+    return tables->idct_limit[((int32_t)(int16_t)dc * quantizer + 4) >> 3 & 1023];
 }
 
-/** The four output pixels of a 2×2 chroma block from its record, row by row. */
-static inline void two_by_two(const pixel_tables *tables, const int32_t record[4], int32_t quantizer,
-                              uint8_t out[4]) {
-    int64_t dc = (int64_t)(int16_t)record[0] * quantizer * 32768;
+/** The four output pixels of a 2×2 chroma block from its record and DC, row by row. */
+static inline void two_by_two(const jpeg_dc_pixel_tables *tables, const int32_t record[4], int32_t dc_value,
+                              int32_t quantizer, uint8_t out[4]) {
+    int64_t dc = (int64_t)(int16_t)dc_value * quantizer * 32768;
     for (int row = 0; row < 2; row++) {
         int64_t column_zero = (dc + (row == 0 ? record[1] : -(int64_t)record[1]) + 4096) >> 13;
         int64_t even = column_zero * 32768 + (1 << 19);
@@ -76,108 +66,98 @@ static inline void two_by_two(const pixel_tables *tables, const int32_t record[4
     }
 }
 
-/** The MCU rows one call writes: [first, end). */
-typedef struct mcu_rows {
-    uint32_t first;
-    uint32_t end;
-} mcu_rows;
+/** A run of MCUs of one row whose records lie one after another, with their DC corrections. */
+typedef struct mcu_segment {
+    const int32_t *first_record;
+    uint32_t first_column;
+    uint32_t end_column;
+    int32_t corrections[3];
+} mcu_segment;
 
-static void write_gray(const jpeg_dc_plan *plan, const pixel_tables *tables, const int32_t *records,
-                       uint8_t *pixels, size_t stride, mcu_rows rows) {
-    for (uint32_t y = rows.first; y < rows.end; y++) {
-        const int32_t *record = records + (uint64_t)y * plan->mcus_per_row;
-        uint8_t *pixel = pixels + y * stride;
-        for (uint32_t x = 0; x < plan->output_width; x++, pixel += 4) {
-            uint8_t gray = one_by_one(tables, record[x], plan->dc_quantizer[0]);
-            pixel[0] = pixel[1] = pixel[2] = gray;
-            pixel[3] = 255;
-        }
+/** Splits MCU row `mcu_y` where the source switches from the first records to the later ones (at most two segments). */
+static int row_segments(const jpeg_dc_plan *plan, const jpeg_dc_record_source *source, uint32_t mcu_y,
+                        mcu_segment segments[2]) {
+    uint64_t row_start = (uint64_t)mcu_y * plan->mcus_per_row;
+    uint64_t row_end = row_start + plan->mcus_per_row;
+    uint64_t size = (uint64_t)plan->record_size;
+    int count = 0;
+    if (source->switch_mcu > row_start) {
+        uint64_t end = source->switch_mcu < row_end ? source->switch_mcu : row_end;
+        segments[count++] = (mcu_segment){source->records + row_start * size, 0, (uint32_t)(end - row_start), {0, 0, 0}};
+    }
+    if (source->switch_mcu < row_end) {
+        uint64_t start = source->switch_mcu > row_start ? source->switch_mcu : row_start;
+        const int32_t *record = source->later_records + (start - source->switch_mcu + source->later_first) * size;
+        segments[count] = (mcu_segment){record, (uint32_t)(start - row_start), plan->mcus_per_row, {0, 0, 0}};
+        for (int c = 0; c < 3; c++) segments[count].corrections[c] = source->corrections[c];
+        count++;
+    }
+    return count;
+}
+
+static void write_gray(const jpeg_dc_pixel_writer *writer, const mcu_segment *segment, uint32_t mcu_y) {
+    const jpeg_dc_plan *plan = writer->plan;
+    const int32_t *record = segment->first_record;
+    uint8_t *pixel = writer->pixels + mcu_y * writer->stride + (size_t)segment->first_column * 4;
+    for (uint32_t x = segment->first_column; x < segment->end_column; x++, pixel += 4, record++) {
+        uint8_t gray = one_by_one(&writer->tables, record[0] + segment->corrections[0], plan->dc_quantizer[0]);
+        pixel[0] = pixel[1] = pixel[2] = gray;
+        pixel[3] = 255;
     }
 }
 
 /** 4:4:4 (one pixel per MCU) and 4:2:2 (two pixels per MCU, chroma repeated). */
-static void write_unscaled_chroma(const jpeg_dc_plan *plan, const pixel_tables *tables, const int32_t *records,
-                                  uint8_t *pixels, size_t stride, mcu_rows rows) {
+static void write_unscaled_chroma(const jpeg_dc_pixel_writer *writer, const mcu_segment *segment, uint32_t mcu_y) {
+    const jpeg_dc_plan *plan = writer->plan;
     const int32_t *q = plan->dc_quantizer;
-    int size = plan->record_size;
+    const int32_t *c = segment->corrections;
     uint32_t luma_blocks = plan->layout == JPEG_DC_YCC_422 ? 2 : 1;
-    for (uint32_t y = rows.first; y < rows.end; y++) {
-        const int32_t *record = records + (uint64_t)y * plan->mcus_per_row * size;
-        uint8_t *pixel = pixels + y * stride;
-        for (uint32_t x = 0; x < plan->output_width; x += luma_blocks, record += size) {
-            uint8_t cb = one_by_one(tables, record[luma_blocks], q[1]);
-            uint8_t cr = one_by_one(tables, record[luma_blocks + 1], q[2]);
-            for (uint32_t b = 0; b < luma_blocks && x + b < plan->output_width; b++, pixel += 4) {
-                put_rgba(pixel, tables, one_by_one(tables, record[b], q[0]), cb, cr);
-            }
+    const int32_t *record = segment->first_record;
+    uint8_t *pixel = writer->pixels + mcu_y * writer->stride + (size_t)segment->first_column * luma_blocks * 4;
+    for (uint32_t mcu_x = segment->first_column; mcu_x < segment->end_column; mcu_x++, record += plan->record_size) {
+        uint8_t cb = one_by_one(&writer->tables, record[luma_blocks] + c[1], q[1]);
+        uint8_t cr = one_by_one(&writer->tables, record[luma_blocks + 1] + c[2], q[2]);
+        for (uint32_t b = 0; b < luma_blocks && mcu_x * luma_blocks + b < plan->output_width; b++, pixel += 4) {
+            put_rgba(pixel, &writer->tables, one_by_one(&writer->tables, record[b] + c[0], q[0]), cb, cr);
         }
     }
 }
 
 /** 4:2:0: each MCU gives 2×2 pixels, luma from four 1×1 blocks, chroma from two 2×2 blocks. */
-static void write_420(const jpeg_dc_plan *plan, const pixel_tables *tables, const int32_t *records,
-                      uint8_t *pixels, size_t stride, mcu_rows rows) {
+static void write_420(const jpeg_dc_pixel_writer *writer, const mcu_segment *segment, uint32_t mcu_y) {
+    const jpeg_dc_plan *plan = writer->plan;
+    const jpeg_dc_pixel_tables *tables = &writer->tables;
     const int32_t *q = plan->dc_quantizer;
-    int size = plan->record_size;
-    for (uint32_t mcu_y = rows.first; mcu_y < rows.end; mcu_y++) {
-        const int32_t *record = records + (uint64_t)mcu_y * plan->mcus_per_row * size;
-        uint32_t rows = plan->output_height - mcu_y * 2 < 2 ? 1 : 2;
-        for (uint32_t mcu_x = 0; mcu_x < plan->mcus_per_row; mcu_x++, record += size) {
-            uint8_t cb[4], cr[4];
-            two_by_two(tables, record + 4, q[1], cb);
-            two_by_two(tables, record + 8, q[2], cr);
-            uint32_t columns = plan->output_width - mcu_x * 2 < 2 ? 1 : 2;
-            for (uint32_t row = 0; row < rows; row++) {
-                uint8_t *pixel = pixels + (size_t)(mcu_y * 2 + row) * stride + (size_t)mcu_x * 8;
-                for (uint32_t column = 0; column < columns; column++, pixel += 4) {
-                    uint32_t block = row * 2 + column;
-                    put_rgba(pixel, tables, one_by_one(tables, record[block], q[0]), cb[block], cr[block]);
-                }
+    const int32_t *c = segment->corrections;
+    uint32_t rows = plan->output_height - mcu_y * 2 < 2 ? 1 : 2;
+    const int32_t *record = segment->first_record;
+    for (uint32_t mcu_x = segment->first_column; mcu_x < segment->end_column; mcu_x++, record += plan->record_size) {
+        uint8_t cb[4], cr[4];
+        two_by_two(tables, record + 4, record[4] + c[1], q[1], cb);
+        two_by_two(tables, record + 8, record[8] + c[2], q[2], cr);
+        uint32_t columns = plan->output_width - mcu_x * 2 < 2 ? 1 : 2;
+        for (uint32_t row = 0; row < rows; row++) {
+            uint8_t *pixel = writer->pixels + (size_t)(mcu_y * 2 + row) * writer->stride + (size_t)mcu_x * 8;
+            for (uint32_t column = 0; column < columns; column++, pixel += 4) {
+                uint32_t block = row * 2 + column;
+                put_rgba(pixel, tables, one_by_one(tables, record[block] + c[0], q[0]), cb[block], cr[block]);
             }
         }
     }
 }
 
-/** One thread's share of the pixels. */
-typedef struct pixel_job {
-    const jpeg_dc_plan *plan;
-    const pixel_tables *tables;
-    const int32_t *records;
-    uint8_t *pixels;
-    size_t stride;
-    mcu_rows rows;
-} pixel_job;
-
-static void *write_job(void *argument) {
-    const pixel_job *job = argument;
-    switch (job->plan->layout) {
-        case JPEG_DC_GRAY: write_gray(job->plan, job->tables, job->records, job->pixels, job->stride, job->rows); break;
-        case JPEG_DC_YCC_444:
-        case JPEG_DC_YCC_422:
-            write_unscaled_chroma(job->plan, job->tables, job->records, job->pixels, job->stride, job->rows);
-            break;
-        case JPEG_DC_YCC_420: write_420(job->plan, job->tables, job->records, job->pixels, job->stride, job->rows); break;
-    }
-    return NULL;
-}
-
-void jpeg_dc_write_pixels(const jpeg_dc_plan *plan, const int32_t *records, uint8_t *pixels, size_t stride) {
-    pixel_tables tables;
-    fill_tables(&tables);
-    uint32_t mcu_rows_total = plan->layout == JPEG_DC_YCC_420 ? plan->mcu_rows : plan->output_height;
-    pixel_job whole = {plan, &tables, records, pixels, stride, {0, mcu_rows_total}};
-    uint64_t pixel_count = (uint64_t)plan->output_width * plan->output_height;
-    if (pixel_count >= PARALLEL_MINIMUM_PIXELS && mcu_rows_total > 1) {
-        pixel_job lower = whole;
-        whole.rows.end = mcu_rows_total / 2;
-        lower.rows.first = whole.rows.end;
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, write_job, &lower) == 0) {
-            write_job(&whole);
-            pthread_join(thread, NULL);
-            return;
+void jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
+                            uint32_t first_row, uint32_t end_row) {
+    for (uint32_t mcu_y = first_row; mcu_y < end_row; mcu_y++) {
+        mcu_segment segments[2];
+        int count = row_segments(writer->plan, source, mcu_y, segments);
+        for (int i = 0; i < count; i++) {
+            switch (writer->plan->layout) {
+                case JPEG_DC_GRAY: write_gray(writer, &segments[i], mcu_y); break;
+                case JPEG_DC_YCC_444:
+                case JPEG_DC_YCC_422: write_unscaled_chroma(writer, &segments[i], mcu_y); break;
+                case JPEG_DC_YCC_420: write_420(writer, &segments[i], mcu_y); break;
+            }
         }
-        whole.rows.end = mcu_rows_total;
     }
-    write_job(&whole);
 }
