@@ -98,6 +98,34 @@ import Testing
         #expect(fallbacks > size.mutations / 2, "most damage is noticed and left to libjpeg")
     }
 
+    /// Two codes of length 1 make the second one all ones, which libjpeg refuses; the fast
+    /// path refuses the table too and leaves the file to libjpeg. (An earlier table builder
+    /// wrote past its lookup table on such input before refusing it: Tests/Fuzz/JPEGDCFuzz
+    /// found it under AddressSanitizer.)
+    @Test func aBogusHuffmanTableGivesLibjpegsError() throws {
+        var bytes = try Cjpeg.encode(width: 203, height: 157, options: [])
+        let table = try #require(Self.firstHuffmanTable(bytes))
+        let counts = table + 1
+        let donor = try #require((counts + 1..<counts + 16).first { bytes[$0] >= 2 })
+        bytes[counts] += 2
+        bytes[donor] -= 2
+        let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
+        let reference = EighthScaleDecoder.decode(bytes, allowingFastPath: false)
+        #expect(reference.result.status == JPEG_SHIM_CORRUPT)
+        #expect(fast.route == JPEG_SHIM_DC_NOT_USED)
+        #expect(Self.differences(fast.result, reference.result) == 0)
+    }
+
+    /// The offset of the class/identifier byte of the first table in the first DHT segment.
+    static func firstHuffmanTable(_ bytes: [UInt8]) -> Int? {
+        var index = 2
+        while index + 4 <= bytes.count, bytes[index] == 0xFF {
+            if bytes[index + 1] == 0xC4 { return index + 4 }
+            index += 2 + (Int(bytes[index + 2]) << 8 | Int(bytes[index + 3]))
+        }
+        return nil
+    }
+
     /// How many bytes differ (every byte when the status or size differs).
     static func differences(_ a: EighthScaleDecoder.Result, _ b: EighthScaleDecoder.Result) -> Int {
         guard a.status == b.status, a.width == b.width, a.height == b.height else { return max(1, a.pixels.count) }

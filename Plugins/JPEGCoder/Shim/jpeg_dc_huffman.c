@@ -86,6 +86,8 @@ int jpeg_dc_build_table(const uint8_t *bits, const uint8_t *symbols, int is_ac, 
     for (int length = 1; length <= 16; length++) {
         table->symbol_offset[length] = (int32_t)index - (int32_t)code;
         for (uint32_t i = 0; i < bits[length]; i++, code++, index++) {
+            /* No code may be all ones (libjpeg refuses such a table), so every code fits its length. */
+            if (code + 1 >= (1u << length)) return 0;
             if (length > JPEG_DC_RUN_LOOKAHEAD) continue;
             uint32_t wide_shift = JPEG_DC_RUN_LOOKAHEAD - (uint32_t)length;
             for (uint32_t suffix = 0; suffix < (1u << wide_shift); suffix++) {
@@ -100,7 +102,6 @@ int jpeg_dc_build_table(const uint8_t *bits, const uint8_t *symbols, int is_ac, 
             }
         }
         table->largest_code[length] = bits[length] != 0 ? (int32_t)code - 1 : -1;
-        if (code >= (1u << length)) return 0; /* no code may be all ones, as libjpeg requires */
         code <<= 1;
     }
     if (is_ac) {
