@@ -116,6 +116,39 @@ import Testing
         #expect(Self.differences(fast.result, reference.result) == 0)
     }
 
+    /// A chroma quantiser of 16 everywhere, on coefficients quantised for about 2, makes
+    /// dequantised chroma coefficients larger than 8-bit data gives; libjpeg-turbo's SIMD 2×2
+    /// IDCT then differs from its C one (in about 180 bytes here), so the fast path leaves such files
+    /// to libjpeg (found by Tests/Fuzz/JPEGDCFuzz).
+    @Test func outOfRangeChromaCoefficientsAreLeftToLibjpeg() throws {
+        var bytes = try Cjpeg.encode(width: 203, height: 157, options: [])
+        let table = try #require(Self.quantizationTable(1, in: bytes))
+        for index in table..<(table + 64) { bytes[index] = 16 }
+        let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
+        let reference = EighthScaleDecoder.decode(bytes, allowingFastPath: false)
+        #expect(reference.result.status == JPEG_SHIM_OK)
+        #expect(fast.route == JPEG_SHIM_DC_NOT_USED)
+        #expect(Self.differences(fast.result, reference.result) == 0)
+    }
+
+    /// The offset of the 64 values of 8-bit quantisation table `identifier`.
+    static func quantizationTable(_ identifier: UInt8, in bytes: [UInt8]) -> Int? {
+        var index = 2
+        while index + 4 <= bytes.count, bytes[index] == 0xFF {
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if bytes[index + 1] == 0xDB {
+                var table = index + 4
+                while table < index + 2 + length {
+                    let precision = bytes[table] >> 4
+                    if precision == 0 && bytes[table] & 15 == identifier { return table + 1 }
+                    table += 1 + (precision == 0 ? 64 : 128)
+                }
+            }
+            index += 2 + length
+        }
+        return nil
+    }
+
     /// The offset of the class/identifier byte of the first table in the first DHT segment.
     static func firstHuffmanTable(_ bytes: [UInt8]) -> Int? {
         var index = 2

@@ -149,6 +149,8 @@ static int decode_two_by_two(bit_reader *reader, const jpeg_dc_plan *plan, const
                              int32_t *record) {
     int64_t even[5] = {0, 0, 0, 0, 0};
     int64_t odd[5] = {0, 0, 0, 0, 0};
+    /* Every magnitude ORed together: below 2^11 exactly when each one is. */
+    uint64_t magnitudes = 0;
     uint32_t index = 1;
     while (index < 64) {
         int32_t entry = block->ac_table->value_by_prefix[reader->buffer >> (64 - JPEG_DC_VALUE_LOOKAHEAD)];
@@ -180,11 +182,13 @@ static int decode_two_by_two(bit_reader *reader, const jpeg_dc_plan *plan, const
         const jpeg_dc_term *term = &plan->terms[index];
         if (term->column_slot >= 0) {
             int64_t dequantized = (int64_t)value * block->quantization[term->natural_index];
+            magnitudes |= (uint64_t)(dequantized < 0 ? -dequantized : dequantized);
             if (term->is_even) even[term->column_slot] += dequantized;
             else odd[term->column_slot] += dequantized * term->odd_weight;
         }
         index++;
     }
+    if (magnitudes > JPEG_DC_TWO_BY_TWO_LIMIT) return 0;
     int64_t first_row[5] = {0}, second_row[5] = {0};
     for (int slot = 1; slot < 5; slot++) {
         first_row[slot] = descale(even[slot] * 32768 + odd[slot], 13);

@@ -42,6 +42,13 @@
  * one correction between threads then always fits an int, as libjpeg's own checks require.
  */
 #define JPEG_DC_PREDICTION_LIMIT (1 << 28)
+/**
+ * The largest dequantised coefficient the 2×2 reduced IDCT may read (2^11 - 1; valid 8-bit
+ * data stays near ±1024). libjpeg-turbo runs that IDCT in SIMD with 16-bit lanes, which agrees with its
+ * C arithmetic (the one reproduced here) only while values stay this small; blocks beyond
+ * it, which only damaged or hand-made files have, are left to libjpeg.
+ */
+#define JPEG_DC_TWO_BY_TWO_LIMIT 2047
 /** The most blocks an MCU of a supported layout has (4:2:0: four luma, two chroma). */
 #define JPEG_DC_MAX_BLOCKS 6
 /** The most integers an MCU record holds (4:2:0: four luma DCs and two chroma records of four). */
@@ -268,8 +275,11 @@ typedef struct jpeg_dc_record_source {
 
 void jpeg_dc_start_pixels(jpeg_dc_pixel_writer *writer, const jpeg_dc_plan *plan, uint8_t *pixels, size_t stride);
 
-/** Writes the output rows of MCU rows [`first_row`, `end_row`). */
-void jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
+/**
+ * Writes the output rows of MCU rows [`first_row`, `end_row`). Returns 0 when a 2×2
+ * block's DC is beyond JPEG_DC_TWO_BY_TWO_LIMIT (the caller then leaves the file to libjpeg).
+ */
+int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
                             uint32_t first_row, uint32_t end_row);
 
 /**

@@ -207,44 +207,51 @@ typedef struct pixel_rows_job {
     const jpeg_dc_record_source *source;
     uint32_t first_row;
     uint32_t end_row;
+    /** jpeg_dc_write_mcu_rows's answer. */
+    int written;
 } pixel_rows_job;
 
 static void *write_pixel_rows(void *argument) {
-    const pixel_rows_job *job = argument;
-    jpeg_dc_write_mcu_rows(job->writer, job->source, job->first_row, job->end_row);
+    pixel_rows_job *job = argument;
+    job->written = jpeg_dc_write_mcu_rows(job->writer, job->source, job->first_row, job->end_row);
     return NULL;
 }
 
-/** Writes MCU rows [`first_row`, `end_row`), the lower half on a second thread when there are enough of them. */
-static void write_rows_on_two_threads(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
-                                      uint32_t first_row, uint32_t end_row) {
+/**
+ * Writes MCU rows [`first_row`, `end_row`), the lower half on a second thread when there
+ * are enough of them; 0 as jpeg_dc_write_mcu_rows.
+ */
+static int write_rows_on_two_threads(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
+                                     uint32_t first_row, uint32_t end_row) {
     uint64_t pixels = (uint64_t)(end_row - first_row) * writer->plan->mcus_per_row * 4;
     if (pixels >= PARALLEL_MINIMUM_PIXELS && end_row - first_row >= 2) {
         uint32_t middle = first_row + (end_row - first_row) / 2;
-        pixel_rows_job lower = {writer, source, middle, end_row};
+        pixel_rows_job lower = {writer, source, middle, end_row, 0};
         pthread_t thread;
         if (pthread_create(&thread, NULL, write_pixel_rows, &lower) == 0) {
-            jpeg_dc_write_mcu_rows(writer, source, first_row, middle);
+            int upper_written = jpeg_dc_write_mcu_rows(writer, source, first_row, middle);
             pthread_join(thread, NULL);
-            return;
+            return upper_written && lower.written;
         }
     }
-    jpeg_dc_write_mcu_rows(writer, source, first_row, end_row);
+    return jpeg_dc_write_mcu_rows(writer, source, first_row, end_row);
 }
 
-/** Writes the MCU rows that `records` completes below `end_mcu`, from `*rows_written` on. */
-static void write_completed_rows(const jpeg_dc_plan *plan, jpeg_dc_pixel_writer *writer, const int32_t *records,
-                                 uint64_t end_mcu, uint32_t *rows_written) {
+/** Writes the MCU rows that `records` completes below `end_mcu`, from `*rows_written` on; 0 as jpeg_dc_write_mcu_rows. */
+static int write_completed_rows(const jpeg_dc_plan *plan, jpeg_dc_pixel_writer *writer, const int32_t *records,
+                                uint64_t end_mcu, uint32_t *rows_written) {
     uint32_t complete_rows = (uint32_t)(end_mcu / plan->mcus_per_row);
-    if (complete_rows <= *rows_written) return;
+    if (complete_rows <= *rows_written) return 1;
     jpeg_dc_record_source own = {records, UINT64_MAX, records, 0, {0, 0, 0}};
-    write_rows_on_two_threads(writer, &own, *rows_written, complete_rows);
+    int written = write_rows_on_two_threads(writer, &own, *rows_written, complete_rows);
     *rows_written = complete_rows;
+    return written;
 }
 
 /**
  * Decodes from `cursor` up to the MCU that would start at `stop_bit`, an MCU row at a
  * time, writing each completed row's pixels while the other thread is still decoding.
+ * Pixels it cannot write exactly count as a failure of the cursor.
  */
 static void decode_rows_writing_pixels(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream,
                                        jpeg_dc_cursor *cursor, uint64_t stop_bit, int32_t *records,
@@ -256,7 +263,10 @@ static void decode_rows_writing_pixels(const jpeg_dc_plan *plan, const jpeg_dc_s
         uint64_t decoded = jpeg_dc_decode_run(plan, stream, cursor, wanted, stop_bit,
                                               records + cursor->mcu * (uint64_t)plan->record_size, NULL);
         if (cursor->failed) return;
-        write_completed_rows(plan, writer, records, cursor->mcu, rows_written);
+        if (!write_completed_rows(plan, writer, records, cursor->mcu, rows_written)) {
+            cursor->failed = 1;
+            return;
+        }
         if (decoded < wanted) return;
     }
 }
@@ -280,8 +290,7 @@ static int finish_from_speculative_records(const jpeg_dc_plan *plan, const specu
     jpeg_dc_cursor end = {plan->mcu_count, 0, {0, 0, 0}, 0};
     end.bit = match + needed < published ? run->start_bits[match + needed] : run->cursor.bit;
     if (!ends_cleanly(plan, &run->stream, &end)) return 0;
-    write_rows_on_two_threads(writer, &source, rows_written, plan->mcu_rows);
-    return 1;
+    return write_rows_on_two_threads(writer, &source, rows_written, plan->mcu_rows);
 }
 
 /**
@@ -333,7 +342,7 @@ static int decode_speculatively(const jpeg_dc_plan *plan, const uint8_t *scan, s
             if (finished >= 0) return finished ? JPEG_SHIM_DC_SPECULATIVE_SPLIT : 0;
             if (!adopt_speculative_records(plan, &run, candidate, published, &cursor, records)) return 0;
             if (!decode_sequentially(plan, stream, &cursor, records)) return 0;
-            write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written);
+            if (!write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written)) return 0;
             return JPEG_SHIM_DC_SPECULATIVE_SPLIT;
         }
         if (candidate >= published) break; /* the speculative thread ended without meeting this one */
@@ -344,7 +353,7 @@ static int decode_speculatively(const jpeg_dc_plan *plan, const uint8_t *scan, s
     atomic_store_explicit(&run.cancelled, 1, memory_order_relaxed);
     pthread_join(thread, NULL);
     if (!ok || !decode_sequentially(plan, stream, &cursor, records)) return 0;
-    write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written);
+    if (!write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written)) return 0;
     return JPEG_SHIM_DC_ONE_THREAD;
 }
 
@@ -364,9 +373,7 @@ int jpeg_dc_decode_scan(const jpeg_dc_plan *plan, const uint8_t *scan, size_t sc
         route = decode_sequentially(plan, &stream, &cursor, records) ? JPEG_SHIM_DC_ONE_THREAD : 0;
     }
     jpeg_dc_free_stream(&stream);
-    if (route != 0) {
-        uint32_t rows_written = 0;
-        write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written);
-    }
+    uint32_t rows_written = 0;
+    if (route != 0 && !write_completed_rows(plan, writer, records, plan->mcu_count, &rows_written)) return 0;
     return route;
 }

@@ -53,10 +53,15 @@ static inline uint8_t one_by_one(const jpeg_dc_pixel_tables *tables, int32_t dc,
     return tables->idct_limit[((int32_t)(int16_t)dc * quantizer + 4) >> 3 & 1023];
 }
 
-/** The four output pixels of a 2×2 chroma block from its record and DC, row by row. */
-static inline void two_by_two(const jpeg_dc_pixel_tables *tables, const int32_t record[4], int32_t dc_value,
-                              int32_t quantizer, uint8_t out[4]) {
-    int64_t dc = (int64_t)(int16_t)dc_value * quantizer * 32768;
+/**
+ * The four output pixels of a 2×2 chroma block from its record and DC, row by row; 0 when
+ * the dequantised DC is beyond JPEG_DC_TWO_BY_TWO_LIMIT.
+ */
+static inline int two_by_two(const jpeg_dc_pixel_tables *tables, const int32_t record[4], int32_t dc_value,
+                             int32_t quantizer, uint8_t out[4]) {
+    int64_t dequantized = (int64_t)(int16_t)dc_value * quantizer;
+    if (dequantized > JPEG_DC_TWO_BY_TWO_LIMIT || dequantized < -JPEG_DC_TWO_BY_TWO_LIMIT) return 0;
+    int64_t dc = dequantized * 32768;
     for (int row = 0; row < 2; row++) {
         int64_t column_zero = (dc + (row == 0 ? record[1] : -(int64_t)record[1]) + 4096) >> 13;
         int64_t even = column_zero * 32768 + (1 << 19);
@@ -64,6 +69,7 @@ static inline void two_by_two(const jpeg_dc_pixel_tables *tables, const int32_t 
         out[row * 2] = tables->idct_limit[(even + odd) >> 20 & 1023];
         out[row * 2 + 1] = tables->idct_limit[(even - odd) >> 20 & 1023];
     }
+    return 1;
 }
 
 /** A run of MCUs of one row whose records lie one after another, with their DC corrections. */
@@ -123,8 +129,8 @@ static void write_unscaled_chroma(const jpeg_dc_pixel_writer *writer, const mcu_
     }
 }
 
-/** 4:2:0: each MCU gives 2×2 pixels, luma from four 1×1 blocks, chroma from two 2×2 blocks. */
-static void write_420(const jpeg_dc_pixel_writer *writer, const mcu_segment *segment, uint32_t mcu_y) {
+/** 4:2:0: each MCU gives 2×2 pixels, luma from four 1×1 blocks, chroma from two 2×2 blocks; 0 as two_by_two. */
+static int write_420(const jpeg_dc_pixel_writer *writer, const mcu_segment *segment, uint32_t mcu_y) {
     const jpeg_dc_plan *plan = writer->plan;
     const jpeg_dc_pixel_tables *tables = &writer->tables;
     const int32_t *q = plan->dc_quantizer;
@@ -133,8 +139,10 @@ static void write_420(const jpeg_dc_pixel_writer *writer, const mcu_segment *seg
     const int32_t *record = segment->first_record;
     for (uint32_t mcu_x = segment->first_column; mcu_x < segment->end_column; mcu_x++, record += plan->record_size) {
         uint8_t cb[4], cr[4];
-        two_by_two(tables, record + 4, record[4] + c[1], q[1], cb);
-        two_by_two(tables, record + 8, record[8] + c[2], q[2], cr);
+        if (!two_by_two(tables, record + 4, record[4] + c[1], q[1], cb) ||
+            !two_by_two(tables, record + 8, record[8] + c[2], q[2], cr)) {
+            return 0;
+        }
         uint32_t columns = plan->output_width - mcu_x * 2 < 2 ? 1 : 2;
         for (uint32_t row = 0; row < rows; row++) {
             uint8_t *pixel = writer->pixels + (size_t)(mcu_y * 2 + row) * writer->stride + (size_t)mcu_x * 8;
@@ -144,10 +152,11 @@ static void write_420(const jpeg_dc_pixel_writer *writer, const mcu_segment *seg
             }
         }
     }
+    return 1;
 }
 
-void jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
-                            uint32_t first_row, uint32_t end_row) {
+int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
+                           uint32_t first_row, uint32_t end_row) {
     for (uint32_t mcu_y = first_row; mcu_y < end_row; mcu_y++) {
         mcu_segment segments[2];
         int count = row_segments(writer->plan, source, mcu_y, segments);
@@ -156,8 +165,11 @@ void jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_re
                 case JPEG_DC_GRAY: write_gray(writer, &segments[i], mcu_y); break;
                 case JPEG_DC_YCC_444:
                 case JPEG_DC_YCC_422: write_unscaled_chroma(writer, &segments[i], mcu_y); break;
-                case JPEG_DC_YCC_420: write_420(writer, &segments[i], mcu_y); break;
+                case JPEG_DC_YCC_420:
+                    if (!write_420(writer, &segments[i], mcu_y)) return 0;
+                    break;
             }
         }
     }
+    return 1;
 }
