@@ -44,9 +44,9 @@
 #define JPEG_DC_PREDICTION_LIMIT (1 << 28)
 /**
  * The largest dequantised coefficient the 2×2 reduced IDCT may read (2^11 - 1; valid 8-bit
- * data stays near ±1024). libjpeg-turbo runs that IDCT in SIMD with 16-bit lanes, which agrees with its
- * C arithmetic (the one reproduced here) only while values stay this small; blocks beyond
- * it, which only damaged or hand-made files have, are left to libjpeg.
+ * data stays near ±1024). libjpeg-turbo runs that IDCT in SIMD, which agrees with its C
+ * arithmetic (the one reproduced here) for such values but not for much larger ones; blocks
+ * beyond the limit, which only damaged or hand-made files have, are left to libjpeg.
  */
 #define JPEG_DC_TWO_BY_TWO_LIMIT 2047
 /** The most blocks an MCU of a supported layout has (4:2:0: four luma, two chroma). */
