@@ -22,13 +22,11 @@ Run from this folder: python3 make-filter-fixtures.py
 import struct
 import zlib
 
+from png_writing import chunk, pack_row
+
 CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 FILTER_ORDER = [4, 3, 2, 1, 0]
 
-
-def chunk(kind, data):
-    body = kind + data
-    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
 
 class Noise:
@@ -58,22 +56,6 @@ def filter_row(kind, row, prev, bpp):
         out.append((x - predictor) % 256)
     return bytes(out)
 
-
-def pack_row(values, depth):
-    if depth == 16:
-        return b"".join(struct.pack(">H", v) for v in values)
-    if depth == 8:
-        return bytes(values)
-    out, acc, bits = bytearray(), 0, 0
-    for v in values:
-        acc = (acc << depth) | v
-        bits += depth
-        if bits == 8:
-            out.append(acc)
-            acc, bits = 0, 0
-    if bits:
-        out.append(acc << (8 - bits))
-    return bytes(out)
 
 
 def pixel_rows(color_type, depth, width, height, seed, key=None, limit=None):

@@ -10,34 +10,16 @@ same values to check every decoded pixel. Run from this folder: python3 make-fix
 import struct
 import zlib
 
+from png_writing import chunk, pack_row
+
 WIDTH, HEIGHT = 13, 7
 ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 
-
-def chunk(kind, data):
-    body = kind + data
-    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
 
 def sample(x, y, c, depth):
     return (x * 31 + y * 17 + c * 67) % (1 << depth)
 
-
-def pack_row(values, depth):
-    if depth == 16:
-        return b"".join(struct.pack(">H", v) for v in values)
-    if depth == 8:
-        return bytes(values)
-    out, acc, bits = bytearray(), 0, 0
-    for v in values:
-        acc = (acc << depth) | v
-        bits += depth
-        if bits == 8:
-            out.append(acc)
-            acc, bits = 0, 0
-    if bits:
-        out.append(acc << (8 - bits))
-    return bytes(out)
 
 
 def raw_rows(channels, depth, xs, ys):
