@@ -51,8 +51,6 @@
 #define JPEG_DC_TWO_BY_TWO_LIMIT 2047
 /** The most blocks an MCU of a supported layout has (4:2:0: four luma, two chroma). */
 #define JPEG_DC_MAX_BLOCKS 6
-/** The most integers an MCU record holds (4:2:0: four luma DCs and two chroma records of four). */
-#define JPEG_DC_MAX_RECORD 12
 
 /** One Huffman table, arranged for decoding and for skipping. */
 typedef struct jpeg_dc_huffman {

@@ -1,15 +1,17 @@
 /*
- * Splitting the entropy decoding of the 1/8-scale fast path between two threads.
+ * Splitting the entropy decoding of the 1/8-scale fast path between two threads, and
+ * writing the pixels.
  *
  * With restart markers the split is exact: the second thread starts at the marker nearest
  * the middle, with fresh DC predictions. Without them (most photographs) the second
- * thread starts speculatively in the middle of the data, pretending an MCU begins there,
- * and notes where each of its MCUs begins. Huffman codes resynchronise quickly, so once
- * the first thread reaches an MCU that starts at a bit where the second thread also started
+ * thread starts speculatively at 53% of the data, pretending an MCU begins there, and
+ * notes where each of its MCUs begins. Huffman codes resynchronise quickly, so once the
+ * first thread reaches an MCU that starts at a bit where the second thread also started
  * one, everything the second thread decoded from there on is the true decoding, except
- * that its DC predictions are off by a constant per component, which is then added. If no
- * such bit turns up, the first thread simply decodes everything: the result never depends
- * on the speculation succeeding.
+ * that its DC predictions are off by a constant per component, which is added as its
+ * records become pixels. If no such bit turns up, the first thread simply decodes
+ * everything: the result never depends on the speculation succeeding. Meanwhile the first
+ * thread writes the pixels of the MCU rows it completes (its smaller share pays for that).
  */
 #include <pthread.h>
 #include <sched.h>
