@@ -1,7 +1,7 @@
 import CJPEGShim
 
-/// Calls the JPEG shim directly at 1/8 scale, with or without the DC fast path, to compare
-/// the two and to see which route the fast path took.
+/// Calls the JPEG shim directly (at 1/8 scale unless told otherwise), with or without the DC
+/// fast path, to compare the two and to see which route the fast path took.
 enum EighthScaleDecoder {
     struct Result: Equatable {
         var status: jpeg_shim_status
@@ -10,8 +10,10 @@ enum EighthScaleDecoder {
         var pixels: [UInt8]
     }
 
-    /// Decodes `bytes` at 1/8 scale; returns the result and the route the decode took.
-    static func decode(_ bytes: [UInt8], allowingFastPath: Bool) -> (result: Result, route: jpeg_shim_dc_route) {
+    /// Decodes `bytes` at `scaleEighths` / 8 (default 1/8); returns the result and the route the decode took.
+    static func decode(_ bytes: [UInt8], allowingFastPath: Bool, scaleEighths: UInt32 = 1)
+        -> (result: Result, route: jpeg_shim_dc_route)
+    {
         var message = [CChar](repeating: 0, count: 256)
         return bytes.withUnsafeBufferPointer { input in
             message.withUnsafeMutableBufferPointer { buffer in
@@ -21,7 +23,7 @@ enum EighthScaleDecoder {
                 var width: UInt32 = 0
                 var height: UInt32 = 0
                 let opened = jpeg_shim_open(
-                    input.baseAddress!, input.count, 1, &reader, &header, &width, &height, &error)
+                    input.baseAddress!, input.count, scaleEighths, &reader, &header, &width, &height, &error)
                 guard opened == JPEG_SHIM_OK, let reader else {
                     return (Result(status: opened, width: 0, height: 0, pixels: []), JPEG_SHIM_DC_NOT_USED)
                 }
