@@ -1,17 +1,21 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// A coder plugin: C shim over the native library, Swift logic target, entry target that
-/// exports the C symbol, and the `.so` product.
+/// A coder plugin. Its five names follow one rule (docs/architecture.md, "Plugin names"), derived
+/// here from `name` so they cannot drift: folder and logic target `<name>Coder`, C shim
+/// `C<name>Shim`, entry target `<name>CoderEntry`, product `WebImage<name>` (the file
+/// `libWebImage<name>.so`), manifest name `<name>` in lowercase.
 struct CoderPlugin {
-    let folder: String
-    let shim: String
-    let logic: String
-    let entry: String
-    let product: String
+    let name: String
     let nativeLibraries: [String]
     /// What the plugin's test target needs besides WebImageCore and the logic target.
     var testDependencies: [Target.Dependency] = []
+
+    var folder: String { "\(name)Coder" }
+    var shim: String { "C\(name)Shim" }
+    var logic: String { "\(name)Coder" }
+    var entry: String { "\(name)CoderEntry" }
+    var product: String { "WebImage\(name)" }
 
     var targets: [Target] {
         [
@@ -38,21 +42,12 @@ struct CoderPlugin {
 }
 
 let png = CoderPlugin(
-    folder: "PNGCoder", shim: "CPNGShim", logic: "PNGCoder", entry: "PNGCoderPlugin",
-    product: "WebImagePNG", nativeLibraries: ["png16", "z", "deflate"], testDependencies: ["CReferenceDecoders"])
-let jpeg = CoderPlugin(
-    folder: "JPEGCoder", shim: "CJPEGShim", logic: "JPEGCoder", entry: "JPEGCoderPlugin",
-    product: "WebImageJPEG", nativeLibraries: ["jpeg"], testDependencies: ["CReferenceDecoders"])
-let gif = CoderPlugin(
-    folder: "GIFCoder", shim: "CGIFShim", logic: "GIFCoder", entry: "GIFCoderPlugin",
-    product: "WebImageGIF", nativeLibraries: ["gif"])
+    name: "PNG", nativeLibraries: ["png16", "z", "deflate"], testDependencies: ["CReferenceDecoders"])
+let jpeg = CoderPlugin(name: "JPEG", nativeLibraries: ["jpeg"], testDependencies: ["CReferenceDecoders"])
+let gif = CoderPlugin(name: "GIF", nativeLibraries: ["gif"])
 let webp = CoderPlugin(
-    folder: "WebPCoder", shim: "CWebPShim", logic: "WebPCoder", entry: "WebPCoderPlugin",
-    product: "WebImageWebP", nativeLibraries: ["webp", "webpdemux", "webpmux"],
-    testDependencies: ["CReferenceDecoders"])
-let heif = CoderPlugin(
-    folder: "HEIFCoder", shim: "CHEIFShim", logic: "HEIFCoder", entry: "HEIFCoderPlugin",
-    product: "WebImageHEIF", nativeLibraries: ["heif"])
+    name: "WebP", nativeLibraries: ["webp", "webpdemux", "webpmux"], testDependencies: ["CReferenceDecoders"])
+let heif = CoderPlugin(name: "HEIF", nativeLibraries: ["heif"])
 let plugins = [png, jpeg, gif, webp, heif]
 
 let coreTargets: [Target] = [

@@ -31,7 +31,7 @@ struct DescriptorReport: Encodable {
 
     /// Reads the descriptor of `plugin`. Only the name and version fields are read from
     /// the C struct: the loader has checked they lie within its declared size.
-    init(_ plugin: LoadedPlugin) {
+    init(_ plugin: OpenedPlugin) {
         abiVersion = plugin.abiVersion
         name = Self.string(at: \.name, in: plugin.descriptor)
         version = Self.string(at: \.version, in: plugin.descriptor)

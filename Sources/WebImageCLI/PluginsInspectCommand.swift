@@ -29,9 +29,9 @@ struct PluginsInspectCommand: PluginHostCommand {
             let searched = host.searchPath.directories.joined(separator: ", ")
             throw CLIError("no plugin named '\(name)' (searched: \(searched))")
         }
-        let outcome: Result<LoadedPlugin, PluginFault>
+        let outcome: Result<OpenedPlugin, PluginFault>
         do throws(PluginFault) {
-            outcome = .success(try host.load(name))
+            outcome = .success(try host.open(name))
         } catch {
             outcome = .failure(error)
         }

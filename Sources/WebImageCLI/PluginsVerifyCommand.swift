@@ -37,7 +37,7 @@ struct PluginsVerifyCommand: PluginHostCommand {
         var statuses: [(plugin: DiscoveredPlugin, fault: PluginFault?)] = []
         for plugin in host.plugins {
             do throws(PluginFault) {
-                _ = try host.load(plugin.name)
+                _ = try host.open(plugin.name)
                 statuses.append((plugin, nil))
             } catch {
                 statuses.append((plugin, error))

@@ -30,7 +30,7 @@ import WebImageCore
             ("jpeg", "jpeg", "image/jpeg", still),
         ]
         for (name, format, mime, capabilities) in cases {
-            let plugin = try host.load(name)
+            let plugin = try host.open(name)
             #expect(plugin.abiVersion == WEBIMAGE_PLUGIN_ABI_VERSION)
             #expect(String(cString: plugin.descriptor.pointee.name) == name)
             #expect(String(cString: plugin.descriptor.pointee.version) == "1.0.0")
@@ -82,7 +82,7 @@ import WebImageCore
 
     @Test func incrementalDecodingThroughThePlugin() throws {
         let bytes = try BuildProducts.fixture("jpeg/progressive.jpg")
-        let coder = try #require(try host.load("jpeg").coder)
+        let coder = try #require(try host.open("jpeg").coder)
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
         try bytes[0..<(bytes.count / 2)].withUnsafeBytes { try decoder.append($0, isFinal: false) }
         #expect(try decoder.currentImage()?.isPartial == true)

@@ -10,7 +10,7 @@ import WebImageCore
         try folder.compileFixture("serial_only")
         try folder.writeFixtureManifest(name: "serial_only", library: "libserial_only.so")
         let host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]))
-        let coder = try #require(try host.load("serial_only").coder)
+        let coder = try #require(try host.open("serial_only").coder)
         #expect(!coder.isThreadSafe)
         let failures = Mutex<[String]>([])
         let bytes = Array("FIXT".utf8)

@@ -21,7 +21,7 @@ import WebImageCore
         let root = try TemporaryDirectory()
         let folder = try root.folder("plugins")
         let host = PluginHost(searchPath: PluginSearchPath(directories: [folder]))
-        let fault = try #require(throws: PluginFault.self) { try host.load("nothing") }
+        let fault = try #require(throws: PluginFault.self) { try host.open("nothing") }
         #expect(fault.reason == .notFound)
         #expect(fault.detail == "no manifest names it in the search path \(folder)")
         #expect(host.faults.isEmpty)

@@ -1,70 +1,99 @@
 import Logging
-import Synchronization
 
 /// Finds plugins through their manifests and opens each library the first time it is needed.
 ///
-/// Faults never stop the host: a broken plugin is reported (``faults``, and the log) and
-/// skipped while everything else keeps working.
+/// The host knows no kind: opening a plugin gives an ``OpenedPlugin`` with one
+/// ``PluginKindAdapter`` per kind its descriptor declares, and callers ask for the adapter
+/// they need (``adapter(_:named:)``). Faults never stop the host: a broken plugin is
+/// reported (``faults``, and the log) and skipped while everything else keeps working.
+///
+/// Each plugin is opened once, by the first caller that needs it; concurrent first uses
+/// wait for that one opening. The plugin's entry function runs with no lock of the host
+/// held, so a slow plugin delays only the callers that need that plugin.
 public final class PluginHost: Sendable {
     public let searchPath: PluginSearchPath
     /// The usable plugins found, in search order.
     public let plugins: [DiscoveredPlugin]
+    /// The kinds this host implements.
+    public let adapters: [any PluginKindAdapter.Type]
     private let discoveryFaults: [PluginFault]
-    private let loaded = Mutex<[String: Result<LoadedPlugin, PluginFault>]>([:])
+    /// One cell per discovered plugin, made at init: the dictionary itself never changes.
+    private let openings: [String: OnceCell<Result<OpenedPlugin, PluginFault>>]
     private let logger: Logger
 
     /// Reads the manifests in `searchPath` (no library is opened).
-    /// - Parameter logger: where faults are reported; default label `webimage.plugins`.
-    public init(searchPath: PluginSearchPath, logger: Logger = Logger(label: "webimage.plugins")) {
+    /// - Parameters:
+    ///   - adapters: the kinds this host implements; default ``PluginKindAdapters/standard``.
+    ///   - logger: where faults are reported; default label `webimage.plugins`.
+    public init(
+        searchPath: PluginSearchPath, adapters: [any PluginKindAdapter.Type] = PluginKindAdapters.standard,
+        logger: Logger = Logger(label: "webimage.plugins")
+    ) {
         self.searchPath = searchPath
+        self.adapters = adapters
         self.logger = logger
         let result = PluginDiscovery.discover(in: searchPath)
         self.plugins = result.plugins
         self.discoveryFaults = result.faults
+        self.openings = Dictionary(uniqueKeysWithValues: result.plugins.map { ($0.name, OnceCell()) })
         for fault in result.faults { logger.warning("\(fault)") }
     }
 
-    /// Every fault so far: from reading manifests, then from loading, in order.
+    /// Every fault so far: from reading manifests, then from opening, in search order.
     public var faults: [PluginFault] {
-        let loadFaults = loaded.withLock { results in
-            plugins.compactMap { plugin -> PluginFault? in
-                if case .failure(let fault) = results[plugin.name] { return fault }
-                return nil
-            }
+        let openFaults = plugins.compactMap { plugin -> PluginFault? in
+            if case .failure(let fault) = openings[plugin.name]?.computedValue { return fault }
+            return nil
         }
-        return discoveryFaults + loadFaults
+        return discoveryFaults + openFaults
     }
 
-    /// The plugin named `name`, loaded if it was not yet (once; the result is kept).
-    /// - Throws: ``PluginFault`` when there is no such plugin or it cannot be loaded.
-    public func load(_ name: String) throws(PluginFault) -> LoadedPlugin {
-        guard let plugin = plugins.first(where: { $0.name == name }) else {
+    /// The plugins whose manifests declare `kind`, in search order (no library is opened).
+    public func plugins(of kind: PluginKind) -> [DiscoveredPlugin] {
+        plugins.filter { $0.manifest.kinds.contains(kind) }
+    }
+
+    /// The plugin named `name`, opened if it was not yet (once; the result is kept).
+    /// - Throws: ``PluginFault`` when there is no such plugin or it cannot be opened.
+    public func open(_ name: String) throws(PluginFault) -> OpenedPlugin {
+        guard let plugin = plugins.first(where: { $0.name == name }), let cell = openings[name] else {
             let folders = searchPath.directories.joined(separator: ":")
             throw PluginFault(
                 .notFound, file: name, plugin: name, detail: "no manifest names it in the search path \(folders)")
         }
-        let result = loaded.withLock { results in
-            if let existing = results[name] { return existing }
-            let outcome: Result<LoadedPlugin, PluginFault>
+        let result = cell.value {
             do throws(PluginFault) {
-                outcome = .success(try PluginLoader.load(plugin))
+                return .success(try PluginLibrary.open(plugin, adapters: adapters))
             } catch {
                 logger.warning("\(error)")
-                outcome = .failure(error)
+                return .failure(error)
             }
-            results[name] = outcome
-            return outcome
         }
         return try result.get()
     }
 
-    /// Loads every plugin and returns the faults of all plugins (manifest and load faults).
+    /// The adapter of type `Adapter` of the plugin named `name`, opening the plugin if needed.
+    /// - Throws: ``PluginFault`` when there is no such plugin, it cannot be opened, or it does
+    ///   not provide that kind.
+    public func adapter<Adapter: PluginKindAdapter>(
+        _ type: Adapter.Type, named name: String
+    ) throws(PluginFault) -> Adapter {
+        let opened = try open(name)
+        guard let adapter = opened.adapter(type) else {
+            throw PluginFault(
+                .descriptorMismatch, file: opened.plugin.libraryPath, plugin: name,
+                detail: "the plugin provides no \(Adapter.kind.rawValue)")
+        }
+        return adapter
+    }
+
+    /// Opens every plugin and returns the faults of all plugins (manifest and open faults).
     public func verify() -> [PluginFault] {
-        for plugin in plugins { _ = try? load(plugin.name) }
+        for plugin in plugins { _ = try? open(plugin.name) }
         return faults
     }
 
-    /// A coders manager with every coder plugin registered, each loaded on first use.
+    /// A coders manager with every coder plugin registered, each opened on first use.
     /// Plugins registered later win ties, so plugins found earlier in the search path
     /// are registered last.
     public func makeCodersManager(logger: Logger = Logger(label: "webimage.coders")) -> CodersManager {
@@ -75,19 +104,13 @@ public final class PluginHost: Sendable {
 
     /// Registers every coder plugin in `manager`.
     public func register(in manager: CodersManager) {
-        for plugin in plugins.reversed() where plugin.manifest.kinds.contains(.coder) {
+        for plugin in plugins(of: .coder).reversed() {
             let name = plugin.name
             manager.register(
                 name: name, priority: plugin.manifest.priority,
                 formats: plugin.manifest.formats.map { (name: $0.name, extensions: $0.extensions) },
                 signatures: plugin.manifest.signatures,
-                resolve: { [self] in
-                    guard let coder = try load(name).coder else {
-                        throw PluginFault(
-                            .descriptorMismatch, file: plugin.libraryPath, plugin: name, detail: "no coder table")
-                    }
-                    return coder
-                })
+                resolve: { [self] in try adapter(PluginCoder.self, named: name) })
         }
     }
 }

@@ -5,19 +5,24 @@ import Foundation
     import Glibc
 #endif
 
-/// Opens plugin libraries and checks their descriptors against their manifests.
+/// The `dlopen` side of the host: opens a plugin's shared object, calls its entry function
+/// and checks the descriptor against the manifest, then lets each kind's adapter wrap its table.
 ///
 /// Libraries are opened with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never closed:
 /// a Swift plugin's runtime metadata must outlive every object it made.
-public enum PluginLoader {
+public enum PluginLibrary {
     /// ABI versions this host reads.
     public static let supportedABIVersions: ClosedRange<UInt32> = 1...WEBIMAGE_PLUGIN_ABI_VERSION
 
-    /// Opens `plugin` and checks it.
+    /// Opens `plugin` and checks it. Runs the plugin's entry function: call it with no lock held.
+    /// - Parameters:
+    ///   - host: the services the plugin is given; default ``HostServices/host``.
+    ///   - adapters: the kinds this host implements; default ``PluginKindAdapters/standard``.
     /// - Throws: ``PluginFault`` naming the file and the cause.
-    public static func load(
-        _ plugin: DiscoveredPlugin, host: UnsafePointer<webimage_host> = HostServices.host
-    ) throws(PluginFault) -> LoadedPlugin {
+    public static func open(
+        _ plugin: DiscoveredPlugin, host: UnsafePointer<webimage_host> = HostServices.host,
+        adapters: [any PluginKindAdapter.Type] = PluginKindAdapters.standard
+    ) throws(PluginFault) -> OpenedPlugin {
         let path = plugin.libraryPath
         func fault(_ reason: PluginFault.Reason, _ detail: String) -> PluginFault {
             PluginFault(reason, file: path, plugin: plugin.name, detail: detail)
@@ -45,14 +50,14 @@ public enum PluginLoader {
         guard let descriptorPointer = entry(host) else {
             throw fault(.entryFailed, "'\(WEBIMAGE_PLUGIN_ENTRY_NAME)' returned NULL")
         }
-        return try check(descriptorPointer, against: plugin, fault: fault)
+        return try check(descriptorPointer, against: plugin, adapters: adapters, fault: fault)
     }
 
     /// Checks a descriptor against the manifest and wraps it.
     static func check(
         _ descriptorPointer: UnsafePointer<webimage_plugin_descriptor>, against plugin: DiscoveredPlugin,
-        fault: (PluginFault.Reason, String) -> PluginFault
-    ) throws(PluginFault) -> LoadedPlugin {
+        adapters adapterTypes: [any PluginKindAdapter.Type], fault: (PluginFault.Reason, String) -> PluginFault
+    ) throws(PluginFault) -> OpenedPlugin {
         let abiVersion = UnsafeRawPointer(descriptorPointer).load(as: UInt32.self)
         guard supportedABIVersions.contains(abiVersion) else {
             throw fault(
@@ -89,42 +94,13 @@ public enum PluginLoader {
                 "the library provides [\(kinds.map(\.rawValue).joined(separator: ", "))], the manifest lists [\(manifest.kinds.map(\.rawValue).joined(separator: ", "))]"
             )
         }
-        var coder: PluginCoder?
-        if kinds.contains(.coder) {
-            guard let table = descriptor.coder else {
-                throw fault(.descriptorMismatch, "the coder kind is set but the coder table is NULL")
-            }
-            do {
-                coder = try PluginCoder(table: table, pluginName: name)
-            } catch {
-                throw fault(.descriptorMismatch, "invalid coder table: \(error)")
-            }
-            try checkFormats(coder!.formats, against: manifest, fault: fault)
+        var adapters: [any PluginKindAdapter] = []
+        for kind in kinds {
+            guard let adapterType = adapterTypes.first(where: { $0.kind == kind }) else { continue }
+            adapters.append(try adapterType.init(descriptor: descriptor, plugin: plugin))
         }
-        return LoadedPlugin(
-            plugin: plugin, descriptor: descriptorPointer, abiVersion: abiVersion, kinds: kinds, coder: coder)
-    }
-
-    private static func checkFormats(
-        _ formats: [ImageFormat], against manifest: PluginManifest, fault: (PluginFault.Reason, String) -> PluginFault
-    ) throws(PluginFault) {
-        let declared = formats.map(\.name).sorted()
-        let listed = manifest.formats.map(\.name).sorted()
-        guard declared == listed else {
-            throw fault(
-                .descriptorMismatch,
-                "the library handles formats [\(declared.joined(separator: ", "))], the manifest lists [\(listed.joined(separator: ", "))]"
-            )
-        }
-        for format in formats {
-            let entry = manifest.formats.first { $0.name == format.name }!
-            guard entry.mimeTypes.first == format.mimeType else {
-                throw fault(
-                    .descriptorMismatch,
-                    "format '\(format.name)' has MIME type \(format.mimeType) in the library, \(entry.mimeTypes.first ?? "none") in the manifest"
-                )
-            }
-        }
+        return OpenedPlugin(
+            plugin: plugin, descriptor: descriptorPointer, abiVersion: abiVersion, kinds: kinds, adapters: adapters)
     }
 
     private static func checkIsSharedObject(

@@ -9,7 +9,7 @@ import Synchronization
 /// accepts the bytes is used. Plugins are loaded only when they become a candidate, and
 /// a plugin that fails to load is logged and skipped.
 public final class CodersManager: Sendable {
-    private let entries = Mutex<[CoderEntry]>([])
+    private let entries = Mutex<[CoderRegistration]>([])
     let logger: Logger
 
     /// - Parameter logger: where skipped plugins are reported. Default label `webimage.coders`.
@@ -41,7 +41,7 @@ public final class CodersManager: Sendable {
     ) {
         entries.withLock { entries in
             entries.append(
-                CoderEntry(
+                CoderRegistration(
                     name: name, priority: priority, order: entries.count, formats: formats, signatures: signatures,
                     resolve: resolve))
         }
@@ -75,11 +75,11 @@ public final class CodersManager: Sendable {
         throw ImageCodingError(.unsupportedFormat, "no coder handles the format '\(format)'")
     }
 
-    private func rankedEntries() -> [CoderEntry] {
+    private func rankedEntries() -> [CoderRegistration] {
         entries.withLock { $0 }.sorted { ($0.priority, $0.order) > ($1.priority, $1.order) }
     }
 
-    private func resolve(_ entry: CoderEntry) -> (any ImageCoder)? {
+    private func resolve(_ entry: CoderRegistration) -> (any ImageCoder)? {
         do {
             return try entry.resolve()
         } catch {

@@ -1,5 +1,5 @@
 /// One coder known to a ``CodersManager``: in-process, or a plugin loaded on first use.
-struct CoderEntry: Sendable {
+struct CoderRegistration: Sendable {
     /// The plugin or coder name, for messages.
     let name: String
     /// Higher wins; on a tie the later registration wins.
