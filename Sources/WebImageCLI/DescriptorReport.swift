@@ -19,6 +19,8 @@ struct DescriptorReport: Encodable {
     let name: String
     let version: String
     let kinds: [String]
+    /// Kinds the plugin declares that this host has no adapter for (a plugin newer than the host).
+    let kindsWithoutAdapter: [String]
     /// Nil when the plugin has no coder table.
     let threadSafe: Bool?
     let formats: [CoderFormat]
@@ -27,15 +29,17 @@ struct DescriptorReport: Encodable {
         case name, version, kinds, formats
         case abiVersion = "abi_version"
         case threadSafe = "thread_safe"
+        case kindsWithoutAdapter = "kinds_without_adapter"
     }
 
     /// Reads the descriptor of `plugin`. Only the name and version fields are read from
-    /// the C struct: the loader has checked they lie within its declared size.
+    /// the C struct: ``PluginLibrary`` has checked they lie within its declared size.
     init(_ plugin: OpenedPlugin) {
         abiVersion = plugin.abiVersion
         name = Self.string(at: \.name, in: plugin.descriptor)
         version = Self.string(at: \.version, in: plugin.descriptor)
         kinds = plugin.kinds.map(\.rawValue)
+        kindsWithoutAdapter = plugin.kindsWithoutAdapter.map(\.rawValue)
         threadSafe = plugin.coder?.isThreadSafe
         formats = (plugin.coder?.formats ?? []).map {
             CoderFormat(name: $0.name, mimeType: $0.mimeType, capabilities: $0.capabilities.names)
@@ -59,6 +63,9 @@ struct DescriptorReport: Encodable {
             indent + "version:     \(version)",
             indent + "kinds:       \(PluginText.list(kinds))",
         ]
+        if !kindsWithoutAdapter.isEmpty {
+            lines.append(indent + "not used:    \(PluginText.list(kindsWithoutAdapter)) (this host has no adapter)")
+        }
         if let threadSafe {
             lines.append(indent + "thread-safe: \(threadSafe ? "yes" : "no")")
         }

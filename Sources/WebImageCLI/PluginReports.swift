@@ -22,7 +22,10 @@ struct ManifestFormatReport: Encodable {
     }
 }
 
-/// What a plugin's manifest says, with the paths the host resolved, as JSON.
+/// What a plugin's manifest says, with the paths the host resolved, as JSON: one key per
+/// kind's section (`coder`, `loader`, `memory_cache`, `disk_cache`, `transformer`), as in
+/// the manifest. `priority` and `formats` repeat the coder section's at the top level, where
+/// scripts written for the flat manifests read them (0 and empty without a coder).
 struct ManifestReport: Encodable {
     let name: String
     let version: String
@@ -33,10 +36,17 @@ struct ManifestReport: Encodable {
     let formats: [ManifestFormatReport]
     let library: String
     let manifest: String
+    let coder: PluginManifest.CoderSection?
+    let loader: PluginManifest.LoaderSection?
+    let memoryCache: PluginManifest.MemoryCacheSection?
+    let diskCache: PluginManifest.DiskCacheSection?
+    let transformer: PluginManifest.TransformerSection?
 
     enum CodingKeys: String, CodingKey {
-        case name, version, kinds, priority, summary, formats, library, manifest
+        case name, version, kinds, priority, summary, formats, library, manifest, coder, loader, transformer
         case abiVersion = "abi_version"
+        case memoryCache = "memory_cache"
+        case diskCache = "disk_cache"
     }
 
     init(_ plugin: DiscoveredPlugin) {
@@ -50,6 +60,11 @@ struct ManifestReport: Encodable {
         formats = manifest.formats.map(ManifestFormatReport.init)
         library = plugin.libraryPath
         self.manifest = plugin.manifestPath
+        coder = manifest.coder
+        loader = manifest.loader
+        memoryCache = manifest.memoryCache
+        diskCache = manifest.diskCache
+        transformer = manifest.transformer
     }
 }
 

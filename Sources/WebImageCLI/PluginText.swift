@@ -2,26 +2,33 @@ import WebImageCore
 
 /// Human-readable lines about plugins, shared by the `plugins` commands.
 enum PluginText {
-    /// The header line of a plugin: name, version, kinds, priority and ABI version.
+    /// The header line of a plugin: name, version, kinds, the coder's priority and the ABI version.
     static func title(_ plugin: DiscoveredPlugin) -> String {
         let manifest = plugin.manifest
         let kinds = manifest.kinds.map(\.rawValue).joined(separator: ", ")
-        return
-            "\(manifest.name) \(manifest.version)  [\(kinds); priority \(manifest.priority); ABI \(manifest.abiVersion)]"
+        let priority = manifest.coder.map { "; priority \($0.priority)" } ?? ""
+        return "\(manifest.name) \(manifest.version)  [\(kinds)\(priority); ABI \(manifest.abiVersion)]"
     }
 
-    /// The indented lines describing a manifest: summary, paths and formats.
+    /// The indented lines describing a manifest: summary, paths, then each kind's section.
     static func manifestLines(_ plugin: DiscoveredPlugin, indent: String = "  ") -> [String] {
+        let manifest = plugin.manifest
         var lines: [String] = []
-        if let summary = plugin.manifest.summary { lines.append(indent + summary) }
+        if let summary = manifest.summary { lines.append(indent + summary) }
         lines.append(indent + "manifest: \(plugin.manifestPath)")
         lines.append(indent + "library:  \(plugin.libraryPath)")
-        for format in plugin.manifest.formats {
+        for format in manifest.formats {
             lines.append(indent + "format \(format.name)")
             lines.append(indent + "  MIME types:   \(list(format.mimeTypes))")
             lines.append(indent + "  extensions:   \(list(format.extensions))")
             lines.append(indent + "  signatures:   \(list(format.signatures))")
             lines.append(indent + "  capabilities: \(list(format.capabilities))")
+        }
+        if let loader = manifest.loader { lines.append(indent + "loader schemes: \(list(loader.schemes))") }
+        if manifest.memoryCache != nil { lines.append(indent + "memory cache") }
+        if manifest.diskCache != nil { lines.append(indent + "disk cache") }
+        if let transformer = manifest.transformer {
+            lines.append(indent + "transformer names: \(list(transformer.names))")
         }
         return lines
     }

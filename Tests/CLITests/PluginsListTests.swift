@@ -67,6 +67,46 @@ struct PluginsListTests {
         #expect(jpegFormat["extensions"] as? [String] == ["jpg", "jpeg", "jpe"])
     }
 
+    @Test("each kind's section is shown, in text and JSON, without loading anything")
+    func sectionsOfEveryKind() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(
+            """
+            {"name": "fleet", "version": "0.2.0", "abi_version": 1, "library": "libfleet.so",
+             "loader": {"schemes": ["http", "https"]}, "disk_cache": {}, "transformer": {"names": ["sepia"]}}
+            """, to: "fleet.json")
+        let text = try await WebImageProcess.run(["plugins", "list"], plugins: folder)
+        #expect(text.status == 0)
+        for expected in [
+            "fleet 0.2.0  [loader, disk-cache, transformer; ABI 1]",
+            "  loader schemes: http, https",
+            "  disk cache",
+            "  transformer names: sepia",
+        ] {
+            #expect(text.outputLines.contains(expected), "missing line: \(expected)")
+        }
+        let json = try await WebImageProcess.run(["plugins", "list", "--json"], plugins: folder).json()
+        let fleet = try #require((json["plugins"] as? [[String: Any]])?.first)
+        #expect(fleet["kinds"] as? [String] == ["loader", "disk-cache", "transformer"])
+        #expect((fleet["loader"] as? [String: Any])?["schemes"] as? [String] == ["http", "https"])
+        #expect((fleet["disk_cache"] as? [String: Any])?.isEmpty == true)
+        #expect((fleet["transformer"] as? [String: Any])?["names"] as? [String] == ["sepia"])
+        #expect(fleet["coder"] == nil && fleet["memory_cache"] == nil)
+        #expect(fleet["priority"] as? Int == 0)
+    }
+
+    @Test("the coder section of a bundled plugin in JSON")
+    func coderSectionInJSON() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let json = try await WebImageProcess.run(["plugins", "list", "--json"], plugins: plugins).json()
+        let png = try #require((json["plugins"] as? [[String: Any]])?.first { $0["name"] as? String == "png" })
+        let coder = try #require(png["coder"] as? [String: Any])
+        #expect(coder["priority"] as? Int == 100)
+        #expect((coder["formats"] as? [[String: Any]])?.map { $0["name"] as? String } == ["png"])
+    }
+
     @Test("a manifest naming a garbage library is listed without a fault: list never loads")
     func listDoesNotLoadLibraries() async throws {
         let junk = try PluginFolder.makeWithGarbageLibrary()

@@ -5,6 +5,7 @@ import WebImagePluginKit
 /// The GIF plugin's entry point: exports ``GIFImageCoder`` through the C ABI.
 @_cdecl("webimage_plugin_entry")
 public func webimagePluginEntry(_ host: UnsafePointer<webimage_host>) -> UnsafeRawPointer? {
-    PluginExport.coder(
-        GIFImageCoder(), name: GIFImageCoder.pluginName, version: GIFImageCoder.pluginVersion, host: host)
+    PluginDescriptorBuilder(name: GIFImageCoder.pluginName, version: GIFImageCoder.pluginVersion)
+        .coder(GIFImageCoder())
+        .descriptor(host: host)
 }

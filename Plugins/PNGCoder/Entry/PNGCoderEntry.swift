@@ -5,6 +5,7 @@ import WebImagePluginKit
 /// The PNG plugin's entry point: exports ``PNGImageCoder`` through the C ABI.
 @_cdecl("webimage_plugin_entry")
 public func webimagePluginEntry(_ host: UnsafePointer<webimage_host>) -> UnsafeRawPointer? {
-    PluginExport.coder(
-        PNGImageCoder(), name: PNGImageCoder.pluginName, version: PNGImageCoder.pluginVersion, host: host)
+    PluginDescriptorBuilder(name: PNGImageCoder.pluginName, version: PNGImageCoder.pluginVersion)
+        .coder(PNGImageCoder())
+        .descriptor(host: host)
 }

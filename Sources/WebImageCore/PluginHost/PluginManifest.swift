@@ -91,7 +91,25 @@ public struct PluginManifest: Sendable, Equatable, Codable {
         } else if coder == nil, listedKinds?.contains(.coder) == true {
             coder = CoderSection(formats: [])
         }
-        self.listedKinds = listedKinds
+        if let listedKinds { try Self.check(listedKinds, against: kinds, in: flat) }
+    }
+
+    /// Throws when a `kinds` list is empty or names other kinds than the sections.
+    private static func check(
+        _ listedKinds: [PluginKind], against kinds: [PluginKind], in container: KeyedDecodingContainer<FlatCoderKeys>
+    ) throws {
+        func fail(_ reason: String) -> DecodingError {
+            DecodingError.dataCorruptedError(forKey: .kinds, in: container, debugDescription: reason)
+        }
+        guard !listedKinds.isEmpty else { throw fail("'kinds' is empty") }
+        let missing = listedKinds.filter { !kinds.contains($0) }.map(\.rawValue)
+        guard missing.isEmpty else {
+            throw fail("it lists [\(missing.joined(separator: ", "))] but the manifest has no section for it")
+        }
+        let unlisted = kinds.filter { !listedKinds.contains($0) }.map(\.rawValue)
+        guard unlisted.isEmpty else {
+            throw fail("the manifest has sections for [\(unlisted.joined(separator: ", "))] that it does not list")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,9 +125,6 @@ public struct PluginManifest: Sendable, Equatable, Codable {
         try container.encodeIfPresent(diskCache, forKey: .diskCache)
         try container.encodeIfPresent(transformer, forKey: .transformer)
     }
-
-    /// The `kinds` list as written in the file, when there is one (checked against the sections).
-    private var listedKinds: [PluginKind]?
 
     /// Reads and checks a manifest file.
     /// - Throws: ``PluginFault`` `.manifestUnreadable` or `.invalidManifest`.
@@ -137,18 +152,6 @@ public struct PluginManifest: Sendable, Equatable, Codable {
         else { throw fail("'name' must be letters, digits, '-', '_' or '.'") }
         guard !version.isEmpty else { throw fail("'version' is empty") }
         guard !library.isEmpty else { throw fail("'library' is empty") }
-        if let listedKinds {
-            guard !listedKinds.isEmpty else { throw fail("'kinds' is empty") }
-            let missing = listedKinds.filter { !kinds.contains($0) }.map(\.rawValue)
-            guard missing.isEmpty else {
-                throw fail("'kinds' lists [\(missing.joined(separator: ", "))] but the manifest has no section for it")
-            }
-            let unlisted = kinds.filter { !listedKinds.contains($0) }.map(\.rawValue)
-            guard unlisted.isEmpty else {
-                throw fail(
-                    "the manifest has sections for [\(unlisted.joined(separator: ", "))] that 'kinds' does not list")
-            }
-        }
         guard !kinds.isEmpty else {
             throw fail("no kind: add a 'coder', 'loader', 'memory_cache', 'disk_cache' or 'transformer' section")
         }
