@@ -1,6 +1,6 @@
 /*
  * Drawing one frame onto the canvas: its image descriptor and colour table are read from the
- * bytes the scan recorded, its data sub-blocks joined and LZW-decoded (gif_shim_lzw.c), and
+ * bytes the scan recorded, its data sub-blocks joined and LZW-decoded (LZWDecoder/gif_lzw.c), and
  * each row (de-interlaced, clipped to the canvas) drawn through a 256-entry RGBA table,
  * leaving the transparent index's pixels as they were.
  */

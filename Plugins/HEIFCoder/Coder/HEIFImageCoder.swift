@@ -6,7 +6,7 @@ import WebImageCore
 /// RGBA16 on request, embedded thumbnails for thumbnail requests, and encoding (x265 for
 /// HEIC, aom for AVIF) with quality, lossless mode and alpha.
 ///
-/// HEVC is decoded by libde265 with two worker threads (see `heif_shim_hevc_decoder.c`);
+/// HEVC is decoded by libde265 with two worker threads (see `Shim/HEVCDecoder/heif_hevc_decoder.c`);
 /// 8-bit images are converted from YCbCr to RGB and interleaved into the host buffer on two
 /// threads (see `heif_shim_convert.c`).
 public struct HEIFImageCoder: ImageCoder {

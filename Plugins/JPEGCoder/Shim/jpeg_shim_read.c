@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jpeg_dc_internal.h"
+#include "DCDecoder/jpeg_dc_internal.h"
 
 struct jpeg_shim_reader {
     struct jpeg_decompress_struct info;

@@ -1,8 +1,8 @@
-/* Whole-image decoding from memory: header, full RGBA decode (libdeflate fast path first: png_shim_fast.c). */
+/* Whole-image decoding from memory: header, full RGBA decode (libdeflate fast path first: DeflateFastPath/png_fast_path.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "png_shim_fast.h"
+#include "DeflateFastPath/png_fast_path.h"
 #include "png_shim_internal.h"
 
 struct png_shim_reader {
