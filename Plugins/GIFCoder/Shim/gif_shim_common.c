@@ -1,18 +1,14 @@
 /* Error helpers and the segment reader giflib reads through. */
-#include <stdio.h>
 #include <string.h>
 
 #include "gif_shim_internal.h"
 
 webimage_status gif_shim_giflib_error(webimage_error *error, int code, int hit_end, const char *context) {
-    char message[200];
-    if (hit_end) {
-        snprintf(message, sizeof message, "the file ends %s", context);
-        return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, message);
-    }
+    if (hit_end) return webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends %s", context);
     const char *reason = GifErrorString(code);
-    snprintf(message, sizeof message, "%s: %s", context, reason != NULL ? reason : "giflib failed");
-    return webimage_fail(error, code == D_GIF_ERR_NOT_ENOUGH_MEM ? WEBIMAGE_STATUS_OUT_OF_MEMORY : WEBIMAGE_STATUS_CORRUPT_DATA, message);
+    webimage_status status =
+        code == D_GIF_ERR_NOT_ENOUGH_MEM ? WEBIMAGE_STATUS_OUT_OF_MEMORY : WEBIMAGE_STATUS_CORRUPT_DATA;
+    return webimage_failf(error, status, "%s: %s", context, reason != NULL ? reason : "giflib failed");
 }
 
 int gif_read_segments(GifFileType *gif, GifByteType *buffer, int length) {

@@ -4,7 +4,6 @@
  * each row (de-interlaced, clipped to the canvas) drawn through a 256-entry RGBA table,
  * leaving the transparent index's pixels as they were.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,9 +88,7 @@ static webimage_status lzw_failure(webimage_error *error, uint32_t index, gif_lz
     const char *reason = status == GIF_LZW_BAD_CODE      ? "an LZW code that is not in the table"
                          : status == GIF_LZW_END_TOO_SOON ? "the LZW end code comes before the last pixel"
                                                           : "the image data ends before the last pixel";
-    char message[160];
-    snprintf(message, sizeof message, "frame %u: %s", index, reason);
-    return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, message);
+    return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "frame %u: %s", index, reason);
 }
 
 /** Largest frame (in pixels) decoded whole by gif_lzw_decode_all; bigger ones go row by row. */
@@ -152,10 +149,9 @@ webimage_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t inde
     const uint8_t *bytes = animation->bytes + frame->descriptor_offset;
     size_t size = frame->data_end - frame->descriptor_offset;
     frame_layout layout;
-    char message[96];
     if (frame->broken || !read_layout(animation, bytes, size, &layout)) {
-        snprintf(message, sizeof message, "frame %u cannot be decoded (no colour table or corrupt data)", index);
-        return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, message);
+        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA,
+                              "frame %u cannot be decoded (no colour table or corrupt data)", index);
     }
     uint64_t pixels = (uint64_t)frame->width * (uint64_t)frame->height;
     int whole = pixels <= (uint64_t)animation->info.width * animation->info.height && pixels <= WHOLE_FRAME_LIMIT;

@@ -1,8 +1,6 @@
 #include "heif_shim_internal.h"
 
 #include <pthread.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 static webimage_status status_for(struct heif_error failure) {

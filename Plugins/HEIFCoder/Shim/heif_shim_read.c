@@ -216,11 +216,9 @@ webimage_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uint
     if (shown_width <= 0 || shown_height <= 0) {
         return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the image has no size (%d×%d)", shown_width, shown_height);
     }
-    if (exceeds((uint64_t)shown_width, (uint64_t)shown_height, max_pixel_count)) {
-        return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
-                              "image too large: %d×%d pixels exceed the limit of %llu pixels", shown_width,
-                              shown_height, (unsigned long long)max_pixel_count);
-    }
+    webimage_status limit = webimage_check_pixel_limit((uint32_t)shown_width, (uint32_t)shown_height, max_pixel_count,
+                                                       error);
+    if (limit != WEBIMAGE_STATUS_OK) return limit;
     if (ispe_width > 0 && ispe_height > 0 && exceeds((uint64_t)ispe_width, (uint64_t)ispe_height, max_pixel_count)) {
         return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
                               "image too large: %d×%d coded pixels exceed the limit of %llu pixels", ispe_width,

@@ -107,10 +107,10 @@ static int store(jpeg_shim_incremental *decoder, const uint8_t *bytes, size_t si
 static void start_canvas(jpeg_shim_incremental *decoder) {
     struct jpeg_decompress_struct *info = &decoder->info;
     jpeg_shim_fill_header(info, &decoder->canvas.header);
-    uint64_t pixel_count = (uint64_t)info->image_width * info->image_height;
-    if (decoder->max_pixel_count != 0 && pixel_count > decoder->max_pixel_count) {
+    webimage_error limit = {decoder->errors.message, sizeof decoder->errors.message};
+    if (webimage_check_pixel_limit(info->image_width, info->image_height, decoder->max_pixel_count, &limit) !=
+        WEBIMAGE_STATUS_OK) {
         decoder->errors.forced_status = WEBIMAGE_STATUS_TOO_LARGE;
-        strcpy(decoder->errors.message, "the image has more pixels than the limit");
         longjmp(decoder->errors.jump, 1);
     }
     jpeg_shim_choose_output(info);

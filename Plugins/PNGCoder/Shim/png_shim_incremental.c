@@ -23,10 +23,12 @@ static void on_info(png_structp png, png_infop info) {
     png_shim_incremental *decoder = png_get_progressive_ptr(png);
     png_shim_header header;
     png_shim_fill_header(png, info, &header);
-    uint64_t pixel_count = (uint64_t)header.width * header.height;
-    if (decoder->max_pixel_count != 0 && pixel_count > decoder->max_pixel_count) {
+    char message[PNG_SHIM_MESSAGE_SIZE];
+    webimage_error limit = {message, sizeof message};
+    if (webimage_check_pixel_limit(header.width, header.height, decoder->max_pixel_count, &limit) !=
+        WEBIMAGE_STATUS_OK) {
         decoder->session.forced_status = WEBIMAGE_STATUS_TOO_LARGE;
-        png_error(png, "the image has more pixels than the limit");
+        png_error(png, message);
     }
     decoder->use_table = header.color_type == PNG_COLOR_TYPE_PALETTE && !header.interlaced;
     int sixteen = png_shim_set_rgba_transforms(png, &header, decoder->sixteen_bit_requested, decoder->use_table);

@@ -40,10 +40,8 @@ webimage_status webp_shim_animation_open(const uint8_t *bytes, size_t size, uint
     *out = NULL;
     webimage_status status = webp_shim_read_header(bytes, size, 0, header, error);
     if (status != WEBIMAGE_STATUS_OK) return status;
-    uint64_t pixels = (uint64_t)header->width * header->height;
-    if (max_pixel_count > 0 && pixels > max_pixel_count) {
-        return webimage_fail(error, WEBIMAGE_STATUS_TOO_LARGE, "the canvas exceeds the pixel limit");
-    }
+    status = webimage_check_pixel_limit(header->width, header->height, max_pixel_count, error);
+    if (status != WEBIMAGE_STATUS_OK) return status;
     webp_shim_animation *animation = calloc(1, sizeof *animation);
     if (animation == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     animation->data = malloc(size);

@@ -1,5 +1,4 @@
 /* Errors, the RIFF signature, header reading and output sizes. */
-#include <stdio.h>
 #include <string.h>
 
 #include "webp_shim_internal.h"
@@ -25,9 +24,7 @@ webimage_status webp_shim_fail_decode(webimage_error *error, VP8StatusCode code,
     case VP8_STATUS_SUSPENDED: status = WEBIMAGE_STATUS_TRUNCATED_DATA; break;
     default: status = WEBIMAGE_STATUS_CORRUPT_DATA; break;
     }
-    char message[160];
-    snprintf(message, sizeof message, "%s%s", what, describe(code));
-    return webimage_fail(error, status, message);
+    return webimage_failf(error, status, "%s%s", what, describe(code));
 }
 
 webimage_status webp_shim_fail_frame(webimage_error *error, VP8StatusCode code) {

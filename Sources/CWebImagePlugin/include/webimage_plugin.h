@@ -386,14 +386,15 @@ static inline webimage_status webimage_failf(webimage_error *_Nonnull error, web
  * Checks a `width` × `height` output against `max_pixel_count` (the most pixels allowed,
  * webimage_decode_options.max_pixel_count; 0 = no limit), in 64-bit arithmetic so the
  * product never overflows. Returns WEBIMAGE_STATUS_OK when the image fits, else
- * WEBIMAGE_STATUS_TOO_LARGE with a reason naming the size and the limit in `error`.
+ * WEBIMAGE_STATUS_TOO_LARGE with the reason the host gives for the same check in `error`:
+ * "image too large: <width>×<height> pixels exceed the limit of <max_pixel_count> pixels".
  */
 static inline webimage_status webimage_check_pixel_limit(uint32_t width, uint32_t height, uint64_t max_pixel_count,
                                                          webimage_error *_Nonnull error) {
     if (max_pixel_count == 0 || (uint64_t)width * (uint64_t)height <= max_pixel_count) return WEBIMAGE_STATUS_OK;
-    return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE, "the image is %" PRIu32 "×%" PRIu32
-                          " pixels, more than the limit of %" PRIu64 " pixels",
-                          width, height, max_pixel_count);
+    return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
+                          "image too large: %" PRIu32 "×%" PRIu32 " pixels exceed the limit of %" PRIu64 " pixels", width,
+                          height, max_pixel_count);
 }
 
 #ifdef __cplusplus
