@@ -20,7 +20,7 @@ struct CoderPlugin {
     var targets: [Target] {
         [
             .target(
-                name: shim, path: "Plugins/\(folder)/Shim",
+                name: shim, dependencies: ["CWebImagePlugin"], path: "Plugins/\(folder)/Shim",
                 linkerSettings: nativeLibraries.map { .linkedLibrary($0) }),
             .target(
                 name: logic, dependencies: ["WebImageCore", .target(name: shim)],

@@ -4,7 +4,7 @@ import CJPEGShim
 /// fast path, to compare the two and to see which route the fast path took.
 enum EighthScaleDecoder {
     struct Result: Equatable {
-        var status: jpeg_shim_status
+        var status: webimage_status
         var width: Int
         var height: Int
         var pixels: [UInt8]
@@ -17,14 +17,14 @@ enum EighthScaleDecoder {
         var message = [CChar](repeating: 0, count: 256)
         return bytes.withUnsafeBufferPointer { input in
             message.withUnsafeMutableBufferPointer { buffer in
-                var error = jpeg_shim_error(message: buffer.baseAddress!, capacity: buffer.count)
+                var error = webimage_error(message: buffer.baseAddress!, message_capacity: buffer.count)
                 var reader: OpaquePointer?
                 var header = jpeg_shim_header()
                 var width: UInt32 = 0
                 var height: UInt32 = 0
                 let opened = jpeg_shim_open(
                     input.baseAddress!, input.count, scaleEighths, &reader, &header, &width, &height, &error)
-                guard opened == JPEG_SHIM_OK, let reader else {
+                guard opened == WEBIMAGE_STATUS_OK, let reader else {
                     return (Result(status: opened, width: 0, height: 0, pixels: []), JPEG_SHIM_DC_NOT_USED)
                 }
                 defer { jpeg_shim_close(reader) }

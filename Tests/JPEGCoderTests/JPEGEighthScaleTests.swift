@@ -27,7 +27,7 @@ import Testing
         let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
         #expect(reference.route == JPEG_SHIM_DC_NOT_USED)
         #expect(fast.route == layout.route, "\(layout.options)")
-        #expect(reference.result.status == JPEG_SHIM_OK)
+        #expect(reference.result.status == WEBIMAGE_STATUS_OK)
         #expect(fast.result.width == (layout.width + 7) / 8 && fast.result.height == (layout.height + 7) / 8)
         #expect(
             Self.differences(fast.result, reference.result) == 0, "\(layout.options) \(layout.width)x\(layout.height)")
@@ -94,7 +94,7 @@ import Testing
         bytes[donor] -= 2
         let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
         let reference = EighthScaleDecoder.decode(bytes, allowingFastPath: false)
-        #expect(reference.result.status == JPEG_SHIM_CORRUPT)
+        #expect(reference.result.status == WEBIMAGE_STATUS_CORRUPT_DATA)
         #expect(fast.route == JPEG_SHIM_DC_NOT_USED)
         #expect(Self.differences(fast.result, reference.result) == 0)
     }
@@ -109,7 +109,7 @@ import Testing
         for index in table..<(table + 64) { bytes[index] = 16 }
         let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
         let reference = EighthScaleDecoder.decode(bytes, allowingFastPath: false)
-        #expect(reference.result.status == JPEG_SHIM_OK)
+        #expect(reference.result.status == WEBIMAGE_STATUS_OK)
         #expect(fast.route == JPEG_SHIM_DC_NOT_USED)
         #expect(Self.differences(fast.result, reference.result) == 0)
     }

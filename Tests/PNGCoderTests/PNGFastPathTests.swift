@@ -3,7 +3,7 @@ import PNGCoder
 import Testing
 import WebImageCore
 
-/// The libdeflate fast path (png_shim_fast.c) against libpng's reader: the same pixels
+/// The libdeflate fast path (DeflateFastPath/png_fast_path.c) against libpng's reader: the same pixels
 /// byte for byte on every fixture, and libpng's own errors whenever the fast path hands a
 /// damaged file back. Fixtures: `Tests/Fixtures/png/make-filter-fixtures.py`.
 @Suite struct PNGFastPathTests {

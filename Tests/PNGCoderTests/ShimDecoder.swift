@@ -12,7 +12,7 @@ enum ShimDecoder {
 
     /// A failed shim call: its status and message.
     struct Failure: Error, Equatable {
-        var status: png_shim_status.RawValue
+        var status: webimage_status
         var message: String
     }
 
@@ -26,9 +26,9 @@ enum ShimDecoder {
     ) -> Result<Image, Failure> {
         var message = [CChar](repeating: 0, count: messageCapacity)
         return message.withUnsafeMutableBufferPointer { buffer in
-            var error = png_shim_error(message: buffer.baseAddress!, capacity: messageCapacity)
-            func failure(_ status: png_shim_status) -> Result<Image, Failure> {
-                .failure(Failure(status: status.rawValue, message: String(cString: buffer.baseAddress!)))
+            var error = webimage_error(message: buffer.baseAddress!, message_capacity: messageCapacity)
+            func failure(_ status: webimage_status) -> Result<Image, Failure> {
+                .failure(Failure(status: status, message: String(cString: buffer.baseAddress!)))
             }
             var reader: OpaquePointer?
             var header = png_shim_header()
@@ -37,7 +37,7 @@ enum ShimDecoder {
                 png_shim_open($0.baseAddress!, $0.count, sixteen ? 1 : 0, &reader, &header, &sixteenOutput, &error)
             }
             defer { png_shim_close(reader) }
-            guard opened == PNG_SHIM_OK, let reader else { return failure(opened) }
+            guard opened == WEBIMAGE_STATUS_OK, let reader else { return failure(opened) }
             let rowBytes = Int(header.width) * (sixteenOutput != 0 ? 8 : 4)
             let stride = rowBytes + padding
             var canvas = [UInt8](repeating: 0xA5, count: stride * Int(header.height))
@@ -45,7 +45,7 @@ enum ShimDecoder {
             let status = canvas.withUnsafeMutableBytes {
                 png_shim_read_image_using(reader, $0.baseAddress!, stride, decoder, &usedFastPath, &error)
             }
-            guard status == PNG_SHIM_OK else { return failure(status) }
+            guard status == WEBIMAGE_STATUS_OK else { return failure(status) }
             let packed = (0..<Int(header.height)).flatMap { canvas[($0 * stride)..<($0 * stride + rowBytes)] }
             return .success(Image(pixels: packed, usedFastPath: usedFastPath != 0))
         }

@@ -17,7 +17,7 @@ final class GIFFile {
         var animation: OpaquePointer?
         var info = gif_shim_info()
         do {
-            try GIFShimCall.run {
+            try ShimCall.gif.run {
                 gif_shim_open(
                     bytes.baseAddress!, bytes.count, allowPartial ? 1 : 0, UInt64(max(0, maxPixelCount)), &animation,
                     &info, &$0)
@@ -48,7 +48,7 @@ final class GIFFile {
                 .invalidArgument, "frame \(index) does not exist; the GIF has \(info.frame_count) frames")
         }
         let pixels = try request.makeBuffer(width: Int(info.width), height: Int(info.height), format: .rgba8)
-        try GIFShimCall.run {
+        try ShimCall.gif.run {
             gif_shim_decode_frame(animation, UInt32(index), pixels.baseAddress, pixels.bytesPerRow, &$0)
         }
         var traits = info.imageInfo.traits

@@ -58,7 +58,7 @@ public struct GIFImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
                 duration_ms: UInt32(clamping: max(0, frame.durationMilliseconds)))
         }
         var output = gif_shim_output()
-        try GIFShimCall.run {
+        try ShimCall.gif.run {
             gif_shim_encode(
                 &shimFrames, UInt32(shimFrames.count), UInt32(first.image.width), UInt32(first.image.height),
                 UInt32(clamping: max(0, request.loopCount)), &output, &$0)

@@ -1,27 +1,14 @@
 /* Error helpers and the segment reader giflib reads through. */
-#include <stdio.h>
 #include <string.h>
 
 #include "gif_shim_internal.h"
 
-gif_shim_status gif_shim_fail(gif_shim_error *error, gif_shim_status status, const char *message) {
-    if (error->capacity == 0) return status;
-    size_t length = strlen(message);
-    if (length >= error->capacity) length = error->capacity - 1;
-    memcpy(error->message, message, length);
-    error->message[length] = '\0';
-    return status;
-}
-
-gif_shim_status gif_shim_giflib_error(gif_shim_error *error, int code, int hit_end, const char *context) {
-    char message[200];
-    if (hit_end) {
-        snprintf(message, sizeof message, "the file ends %s", context);
-        return gif_shim_fail(error, GIF_SHIM_TRUNCATED, message);
-    }
+webimage_status gif_shim_giflib_error(webimage_error *error, int code, int hit_end, const char *context) {
+    if (hit_end) return webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends %s", context);
     const char *reason = GifErrorString(code);
-    snprintf(message, sizeof message, "%s: %s", context, reason != NULL ? reason : "giflib failed");
-    return gif_shim_fail(error, code == D_GIF_ERR_NOT_ENOUGH_MEM ? GIF_SHIM_OUT_OF_MEMORY : GIF_SHIM_CORRUPT, message);
+    webimage_status status =
+        code == D_GIF_ERR_NOT_ENOUGH_MEM ? WEBIMAGE_STATUS_OUT_OF_MEMORY : WEBIMAGE_STATUS_CORRUPT_DATA;
+    return webimage_failf(error, status, "%s: %s", context, reason != NULL ? reason : "giflib failed");
 }
 
 int gif_read_segments(GifFileType *gif, GifByteType *buffer, int length) {

@@ -1,10 +1,9 @@
 /*
  * Drawing one frame onto the canvas: its image descriptor and colour table are read from the
- * bytes the scan recorded, its data sub-blocks joined and LZW-decoded (gif_shim_lzw.c), and
+ * bytes the scan recorded, its data sub-blocks joined and LZW-decoded (LZWDecoder/gif_lzw.c), and
  * each row (de-interlaced, clipped to the canvas) drawn through a 256-entry RGBA table,
  * leaving the transparent index's pixels as they were.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,13 +84,11 @@ static void draw_row(uint8_t *out, const uint8_t *indices, int count, const uint
 static const int pass_starts[4] = {0, 4, 2, 1}, pass_steps[4] = {8, 8, 4, 2};
 
 /** The message for a decoding failure of frame `index`. */
-static gif_shim_status lzw_failure(gif_shim_error *error, uint32_t index, gif_lzw_status status) {
+static webimage_status lzw_failure(webimage_error *error, uint32_t index, gif_lzw_status status) {
     const char *reason = status == GIF_LZW_BAD_CODE      ? "an LZW code that is not in the table"
                          : status == GIF_LZW_END_TOO_SOON ? "the LZW end code comes before the last pixel"
                                                           : "the image data ends before the last pixel";
-    char message[160];
-    snprintf(message, sizeof message, "frame %u: %s", index, reason);
-    return gif_shim_fail(error, GIF_SHIM_CORRUPT, message);
+    return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "frame %u: %s", index, reason);
 }
 
 /** Largest frame (in pixels) decoded whole by gif_lzw_decode_all; bigger ones go row by row. */
@@ -147,15 +144,14 @@ static gif_lzw_status decode_by_rows(gif_lzw *lzw, row_painter *painter, uint8_t
     return GIF_LZW_OK;
 }
 
-gif_shim_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t index, gif_shim_error *error) {
+webimage_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t index, webimage_error *error) {
     const gif_frame_record *frame = &animation->frames[index];
     const uint8_t *bytes = animation->bytes + frame->descriptor_offset;
     size_t size = frame->data_end - frame->descriptor_offset;
     frame_layout layout;
-    char message[96];
     if (frame->broken || !read_layout(animation, bytes, size, &layout)) {
-        snprintf(message, sizeof message, "frame %u cannot be decoded (no colour table or corrupt data)", index);
-        return gif_shim_fail(error, GIF_SHIM_CORRUPT, message);
+        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA,
+                              "frame %u cannot be decoded (no colour table or corrupt data)", index);
     }
     uint64_t pixels = (uint64_t)frame->width * (uint64_t)frame->height;
     int whole = pixels <= (uint64_t)animation->info.width * animation->info.height && pixels <= WHOLE_FRAME_LIMIT;
@@ -163,9 +159,9 @@ gif_shim_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t inde
     uint8_t *data = join_blocks(bytes, layout.data_offset, size, &data_size);
     gif_lzw *lzw = malloc(sizeof *lzw);
     uint8_t *indices = malloc(whole ? GIF_LZW_LITERALS + (size_t)pixels + GIF_LZW_SLACK : (size_t)frame->width + 1);
-    gif_shim_status status = GIF_SHIM_OK;
+    webimage_status status = WEBIMAGE_STATUS_OK;
     if (data == NULL || lzw == NULL || indices == NULL) {
-        status = gif_shim_fail(error, GIF_SHIM_OUT_OF_MEMORY, "out of memory");
+        status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     } else {
         row_painter painter = {.animation = animation, .frame = frame, .layout = &layout};
         make_palette(&layout, painter.palette);

@@ -78,12 +78,12 @@ static int put_loop_extension(GifFileType *gif, uint32_t loop_count) {
            EGifPutExtensionTrailer(gif) != GIF_ERROR;
 }
 
-gif_shim_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, uint32_t width, uint32_t height,
-                                uint32_t loop_count, gif_shim_output *output, gif_shim_error *error) {
+webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, uint32_t width, uint32_t height,
+                                uint32_t loop_count, gif_shim_output *output, webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;
     if (count == 0 || width == 0 || height == 0 || width > 65535 || height > 65535) {
-        return gif_shim_fail(error, GIF_SHIM_INVALID_ARGUMENT, "GIF needs 1...65535 pixels per side and a frame");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "GIF needs 1...65535 pixels per side and a frame");
     }
     size_t pixels = (size_t)width * height;
     frame_planes planes = {malloc(pixels), malloc(pixels), malloc(pixels), malloc(pixels)};
@@ -91,9 +91,9 @@ gif_shim_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, ui
     memory_sink sink = {0};
     int code = 0;
     GifFileType *gif = NULL;
-    gif_shim_status status = GIF_SHIM_OK;
+    webimage_status status = WEBIMAGE_STATUS_OK;
     if (planes.red == NULL || planes.green == NULL || planes.blue == NULL || planes.indices == NULL || colors == NULL) {
-        status = gif_shim_fail(error, GIF_SHIM_OUT_OF_MEMORY, "out of memory");
+        status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         goto done;
     }
     gif = EGifOpen(&sink, write_to_memory, &code);
@@ -107,11 +107,11 @@ gif_shim_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, ui
         status = gif_shim_giflib_error(error, gif->Error, 0, "writing the header");
         goto done;
     }
-    for (uint32_t i = 0; i < count && status == GIF_SHIM_OK; i++) {
+    for (uint32_t i = 0; i < count && status == WEBIMAGE_STATUS_OK; i++) {
         int failed = 0;
         int transparent = quantise(&frames[i], width, height, planes, colors, &failed);
         if (failed) {
-            status = gif_shim_fail(error, GIF_SHIM_INVALID_ARGUMENT, "giflib's quantiser failed");
+            status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "giflib's quantiser failed");
             break;
         }
         GraphicsControlBlock control = {
@@ -135,7 +135,7 @@ gif_shim_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, ui
         }
     }
 done:
-    if (gif != NULL && EGifCloseFile(gif, &code) == GIF_ERROR && status == GIF_SHIM_OK) {
+    if (gif != NULL && EGifCloseFile(gif, &code) == GIF_ERROR && status == WEBIMAGE_STATUS_OK) {
         status = gif_shim_giflib_error(error, code, 0, "finishing the file");
     }
     GifFreeMapObject(colors);
@@ -143,13 +143,13 @@ done:
     free(planes.green);
     free(planes.blue);
     free(planes.indices);
-    if (status != GIF_SHIM_OK) {
+    if (status != WEBIMAGE_STATUS_OK) {
         free(sink.bytes);
         return status;
     }
     output->bytes = sink.bytes;
     output->size = sink.size;
-    return GIF_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void gif_shim_free(void *pointer) { free(pointer); }

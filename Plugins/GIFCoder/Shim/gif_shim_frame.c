@@ -25,9 +25,9 @@ static void dispose(gif_shim_animation *animation) {
     else if (frame->disposal == DISPOSE_PREVIOUS && animation->saved != NULL) memcpy(animation->canvas, animation->saved, canvas_bytes);
 }
 
-gif_shim_status gif_shim_decode_frame(gif_shim_animation *animation, uint32_t index, void *pixels, size_t stride,
-                                      gif_shim_error *error) {
-    if (index >= animation->info.frame_count) return gif_shim_fail(error, GIF_SHIM_INVALID_ARGUMENT, "no such frame");
+webimage_status gif_shim_decode_frame(gif_shim_animation *animation, uint32_t index, void *pixels, size_t stride,
+                                      webimage_error *error) {
+    if (index >= animation->info.frame_count) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "no such frame");
     size_t row_bytes = (size_t)animation->info.width * 4;
     size_t canvas_bytes = row_bytes * animation->info.height;
     if (index == 0 && animation->canvas == NULL && stride == row_bytes) {
@@ -41,13 +41,13 @@ gif_shim_status gif_shim_decode_frame(gif_shim_animation *animation, uint32_t in
             memset(pixels, 0, canvas_bytes);
         }
         animation->canvas = pixels;
-        gif_shim_status status = gif_shim_draw_frame(animation, 0, error);
+        webimage_status status = gif_shim_draw_frame(animation, 0, error);
         animation->canvas = NULL;
         return status;
     }
     if (animation->canvas == NULL) {
         animation->canvas = calloc(1, canvas_bytes);
-        if (animation->canvas == NULL) return gif_shim_fail(error, GIF_SHIM_OUT_OF_MEMORY, "out of memory for the canvas");
+        if (animation->canvas == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory for the canvas");
     }
     if ((int)index < animation->drawn) {
         memset(animation->canvas, 0, canvas_bytes);
@@ -58,12 +58,12 @@ gif_shim_status gif_shim_decode_frame(gif_shim_animation *animation, uint32_t in
         uint32_t next = (uint32_t)(animation->drawn + 1);
         if (animation->frames[next].disposal == DISPOSE_PREVIOUS) {
             if (animation->saved == NULL) animation->saved = malloc(canvas_bytes);
-            if (animation->saved == NULL) return gif_shim_fail(error, GIF_SHIM_OUT_OF_MEMORY, "out of memory");
+            if (animation->saved == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
             memcpy(animation->saved, animation->canvas, canvas_bytes);
         }
-        gif_shim_status status = gif_shim_draw_frame(animation, next, error);
+        webimage_status status = gif_shim_draw_frame(animation, next, error);
         animation->drawn = (int)next;
-        if (status != GIF_SHIM_OK) {
+        if (status != WEBIMAGE_STATUS_OK) {
             animation->frames[next].broken = 1;
             if (next == index) return status;
         }
@@ -72,5 +72,5 @@ gif_shim_status gif_shim_decode_frame(gif_shim_animation *animation, uint32_t in
     for (uint32_t y = 0; y < animation->info.height; y++) {
         memcpy((uint8_t *)pixels + (size_t)y * stride, animation->canvas + (size_t)y * row_bytes, row_bytes);
     }
-    return GIF_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }

@@ -53,11 +53,8 @@ typedef struct gif_segment_reader {
 /** giflib's InputFunc over a gif_segment_reader stored in GifFileType.UserData. */
 int gif_read_segments(GifFileType *gif, GifByteType *buffer, int length);
 
-/** Copies `message` into `error`, truncating to fit, and returns `status`. */
-gif_shim_status gif_shim_fail(gif_shim_error *error, gif_shim_status status, const char *message);
-
 /** The status and message for a giflib error code (truncation when the reader hit the end). */
-gif_shim_status gif_shim_giflib_error(gif_shim_error *error, int code, int hit_end, const char *context);
+webimage_status gif_shim_giflib_error(webimage_error *error, int code, int hit_end, const char *context);
 
 /**
  * Decodes frame `index`'s pixels onto `animation->canvas` (no disposal). When the data
@@ -65,7 +62,7 @@ gif_shim_status gif_shim_giflib_error(gif_shim_error *error, int code, int hit_e
  * A frame no bigger than the canvas is decoded whole; a bigger one row by row, so a large
  * frame in a small file cannot make a large allocation.
  */
-gif_shim_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t index, gif_shim_error *error);
+webimage_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t index, webimage_error *error);
 
 /** Number of LZW codes (codes are at most 12 bits). */
 #define GIF_LZW_CODES 4096

@@ -57,8 +57,8 @@ static int add_frame(gif_shim_animation *animation, size_t *capacity, const gif_
 }
 
 /** Walks the records after the screen descriptor. Returns OK, or the failure for the caller. */
-static gif_shim_status scan_records(GifFileType *gif, gif_segment_reader *reader, gif_shim_animation *animation,
-                                    gif_shim_error *error) {
+static webimage_status scan_records(GifFileType *gif, gif_segment_reader *reader, gif_shim_animation *animation,
+                                    webimage_error *error) {
     pending_control control = no_control;
     size_t capacity = 0;
     for (;;) {
@@ -67,13 +67,13 @@ static gif_shim_status scan_records(GifFileType *gif, gif_segment_reader *reader
         if (DGifGetRecordType(gif, &type) == GIF_ERROR) {
             if (reader->hit_end && record_start == animation->size) {
                 animation->info.complete = 1;
-                return GIF_SHIM_OK;
+                return WEBIMAGE_STATUS_OK;
             }
             return gif_shim_giflib_error(error, gif->Error, reader->hit_end, "between frames");
         }
         if (type == TERMINATE_RECORD_TYPE) {
             animation->info.complete = 1;
-            return GIF_SHIM_OK;
+            return WEBIMAGE_STATUS_OK;
         }
         if (type == EXTENSION_RECORD_TYPE) {
             if (read_extension(gif, &control, &animation->info) == GIF_ERROR) {
@@ -81,7 +81,7 @@ static gif_shim_status scan_records(GifFileType *gif, gif_segment_reader *reader
             }
             continue;
         }
-        if (type != IMAGE_DESC_RECORD_TYPE) return gif_shim_fail(error, GIF_SHIM_CORRUPT, "unknown record type");
+        if (type != IMAGE_DESC_RECORD_TYPE) return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "unknown record type");
         if (DGifGetImageDesc(gif) == GIF_ERROR) {
             return gif_shim_giflib_error(error, gif->Error, reader->hit_end, "inside an image descriptor");
         }
@@ -110,22 +110,22 @@ static gif_shim_status scan_records(GifFileType *gif, gif_segment_reader *reader
         };
         if (image->ColorMap == NULL && gif->SColorMap == NULL) frame.broken = 1;
         if (control.transparent_index >= 0) animation->info.has_transparency = 1;
-        if (!add_frame(animation, &capacity, &frame)) return gif_shim_fail(error, GIF_SHIM_OUT_OF_MEMORY, "out of memory");
+        if (!add_frame(animation, &capacity, &frame)) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         control = no_control;
     }
 }
 
-gif_shim_status gif_shim_open(const uint8_t *bytes, size_t size, int allow_partial, uint64_t max_pixel_count,
-                              gif_shim_animation **out, gif_shim_info *info, gif_shim_error *error) {
+webimage_status gif_shim_open(const uint8_t *bytes, size_t size, int allow_partial, uint64_t max_pixel_count,
+                              gif_shim_animation **out, gif_shim_info *info, webimage_error *error) {
     *out = NULL;
     if (size < 6 || (memcmp(bytes, "GIF87a", 6) != 0 && memcmp(bytes, "GIF89a", 6) != 0)) {
         if (size < 6 && memcmp(bytes, "GIF89a", size) == 0) {
-            return gif_shim_fail(error, GIF_SHIM_TRUNCATED, "the file ends inside the GIF signature");
+            return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the GIF signature");
         }
-        return gif_shim_fail(error, GIF_SHIM_NOT_GIF, "not a GIF file (no GIF87a or GIF89a signature)");
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "not a GIF file (no GIF87a or GIF89a signature)");
     }
     gif_shim_animation *animation = calloc(1, sizeof *animation);
-    if (animation == NULL) return gif_shim_fail(error, GIF_SHIM_OUT_OF_MEMORY, "out of memory");
+    if (animation == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     animation->bytes = bytes;
     animation->size = size;
     animation->drawn = -1;
@@ -141,27 +141,27 @@ gif_shim_status gif_shim_open(const uint8_t *bytes, size_t size, int allow_parti
     animation->info.width = (uint32_t)gif->SWidth;
     animation->info.height = (uint32_t)gif->SHeight;
     uint64_t pixels = (uint64_t)animation->info.width * animation->info.height;
-    gif_shim_status status = GIF_SHIM_OK;
+    webimage_status status = WEBIMAGE_STATUS_OK;
     if (pixels == 0) {
-        status = gif_shim_fail(error, GIF_SHIM_CORRUPT, "the logical screen has a zero size");
+        status = webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the logical screen has a zero size");
     } else if (max_pixel_count != 0 && pixels > max_pixel_count) {
-        status = gif_shim_fail(error, GIF_SHIM_TOO_LARGE, "the canvas has more pixels than the limit");
+        status = webimage_fail(error, WEBIMAGE_STATUS_TOO_LARGE, "the canvas has more pixels than the limit");
     } else {
         status = scan_records(gif, &reader, animation, error);
-        if (status == GIF_SHIM_TRUNCATED && allow_partial) status = GIF_SHIM_OK;
-        if (status == GIF_SHIM_OK && animation->info.frame_count == 0 && !allow_partial) {
-            status = gif_shim_fail(error, animation->info.complete ? GIF_SHIM_CORRUPT : GIF_SHIM_TRUNCATED,
+        if (status == WEBIMAGE_STATUS_TRUNCATED_DATA && allow_partial) status = WEBIMAGE_STATUS_OK;
+        if (status == WEBIMAGE_STATUS_OK && animation->info.frame_count == 0 && !allow_partial) {
+            status = webimage_fail(error, animation->info.complete ? WEBIMAGE_STATUS_CORRUPT_DATA : WEBIMAGE_STATUS_TRUNCATED_DATA,
                                    "the file has no complete frame");
         }
     }
     DGifCloseFile(gif, &code);
-    if (status != GIF_SHIM_OK) {
+    if (status != WEBIMAGE_STATUS_OK) {
         gif_shim_close(animation);
         return status;
     }
     *info = animation->info;
     *out = animation;
-    return GIF_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 uint32_t gif_shim_frame_duration(const gif_shim_animation *animation, uint32_t index) {

@@ -6,7 +6,7 @@ import WebImageCore
 /// RGBA16 on request, embedded thumbnails for thumbnail requests, and encoding (x265 for
 /// HEIC, aom for AVIF) with quality, lossless mode and alpha.
 ///
-/// HEVC is decoded by libde265 with two worker threads (see `heif_shim_hevc_decoder.c`);
+/// HEVC is decoded by libde265 with two worker threads (see `Shim/HEVCDecoder/heif_hevc_decoder.c`);
 /// 8-bit images are converted from YCbCr to RGB and interleaved into the host buffer on two
 /// threads (see `heif_shim_convert.c`).
 public struct HEIFImageCoder: ImageCoder {
@@ -56,7 +56,7 @@ public struct HEIFImageCoder: ImageCoder {
         var width: UInt32 = 0
         var height: UInt32 = 0
         var sixteenBit: Int32 = 0
-        try HEIFShimCall.run {
+        try ShimCall.heif.run {
             heif_shim_decode(
                 reader.handle, request.pixelFormat == .rgba16 ? 1 : 0, limit, &decoded, &width, &height,
                 &sixteenBit, &$0)
@@ -83,7 +83,7 @@ public struct HEIFImageCoder: ImageCoder {
             quality: Int32((min(max(request.quality, 0), 1) * 100).rounded()),
             lossless: request.lossless ? 1 : 0, keep_alpha: image.hasTranslucentPixels ? 1 : 0)
         var output = heif_shim_output()
-        try HEIFShimCall.run {
+        try ShimCall.heif.run {
             heif_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
                 image.format == .rgba16 ? 1 : 0, options, &output, &$0)
@@ -108,7 +108,7 @@ final class HEIFReader {
         }
         var reader: OpaquePointer?
         var info = heif_shim_info()
-        try HEIFShimCall.run {
+        try ShimCall.heif.run {
             heif_shim_open(base.assumingMemoryBound(to: UInt8.self), bytes.count, maxSide, &reader, &info, &$0)
         }
         self.handle = reader!

@@ -52,9 +52,9 @@ static void fill_plane(const void *pixels, uint32_t width, uint32_t height, size
     }
 }
 
-static heif_shim_status make_image(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+static webimage_status make_image(const void *pixels, uint32_t width, uint32_t height, size_t stride,
                                    int sixteen_bit, heif_shim_encode_options options, struct heif_image **image,
-                                   heif_shim_error *error) {
+                                   webimage_error *error) {
     int channels = options.keep_alpha ? 4 : 3;
     enum heif_chroma chroma;
     if (sixteen_bit) {
@@ -76,17 +76,17 @@ static heif_shim_status make_image(const void *pixels, uint32_t width, uint32_t 
     fill_plane(pixels, width, height, stride, sixteen_bit, channels, plane, plane_stride);
     if (options.lossless) {
         struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
-        if (!nclx) return heif_shim_fail(error, HEIF_SHIM_OUT_OF_MEMORY, "out of memory");
+        if (!nclx) return webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         heif_nclx_color_profile_set_matrix_coefficients(nclx, heif_matrix_coefficients_RGB_GBR);
         nclx->full_range_flag = 1;
         heif_image_set_nclx_color_profile(*image, nclx);
         heif_nclx_color_profile_free(nclx);
     }
-    return HEIF_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
-static heif_shim_status configure(struct heif_encoder *encoder, heif_shim_encode_options options,
-                                  heif_shim_error *error) {
+static webimage_status configure(struct heif_encoder *encoder, heif_shim_encode_options options,
+                                  webimage_error *error) {
     struct heif_error failure = options.lossless ? heif_encoder_set_lossless(encoder, 1)
                                                  : heif_encoder_set_lossy_quality(encoder, options.quality);
     if (failure.code) return heif_shim_fail_heif(error, failure, "the encoder refused the quality");
@@ -95,41 +95,44 @@ static heif_shim_status configure(struct heif_encoder *encoder, heif_shim_encode
         if (failure.code) return heif_shim_fail_heif(error, failure, "the encoder refused 4:4:4");
     }
     heif_encoder_set_logging_level(encoder, 0);
-    return HEIF_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
-heif_shim_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+webimage_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
                                   int sixteen_bit, heif_shim_encode_options options, heif_shim_output *output,
-                                  heif_shim_error *error) {
+                                  webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;
     heif_shim_initialize();
     if (width == 0 || height == 0 || width > HEIF_SHIM_HEVC_MAX_SIDE || height > HEIF_SHIM_HEVC_MAX_SIDE) {
-        return heif_shim_fail(error, HEIF_SHIM_INVALID_ARGUMENT, "cannot encode a %u×%u image", width, height);
+        return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "cannot encode a %u×%u image", width, height);
     }
     if (options.quality < 0 || options.quality > 100) {
-        return heif_shim_fail(error, HEIF_SHIM_INVALID_ARGUMENT, "quality %d is outside 0...100", options.quality);
+        return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "quality %d is outside 0...100", options.quality);
     }
     struct heif_context *context = heif_context_alloc();
-    if (!context) return heif_shim_fail(error, HEIF_SHIM_OUT_OF_MEMORY, "libheif could not allocate a context");
+    if (!context) return webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "libheif could not allocate a context");
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
     growing_buffer buffer = {NULL, 0, 0};
-    heif_shim_status status = HEIF_SHIM_OK;
+    webimage_status status = WEBIMAGE_STATUS_OK;
     struct heif_error failure = heif_context_get_encoder_for_format(
         context, options.av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder);
     if (failure.code) {
-        status = heif_shim_fail_heif(error, failure, options.av1 ? "no AV1 encoder" : "no HEVC encoder");
-        if (status == HEIF_SHIM_INTERNAL || status == HEIF_SHIM_CORRUPT) status = HEIF_SHIM_UNSUPPORTED;
+        const char *missing = options.av1 ? "no AV1 encoder" : "no HEVC encoder";
+        status = heif_shim_fail_heif(error, failure, missing);
+        if (status == WEBIMAGE_STATUS_INTERNAL_ERROR || status == WEBIMAGE_STATUS_CORRUPT_DATA) {
+            status = heif_shim_fail_heif_as(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, failure, missing);
+        }
         goto done;
     }
     status = configure(encoder, options, error);
-    if (status != HEIF_SHIM_OK) goto done;
+    if (status != WEBIMAGE_STATUS_OK) goto done;
     status = make_image(pixels, width, height, stride, sixteen_bit, options, &image, error);
-    if (status != HEIF_SHIM_OK) goto done;
+    if (status != WEBIMAGE_STATUS_OK) goto done;
     struct heif_encoding_options *encoding = heif_encoding_options_alloc();
     if (!encoding) {
-        status = heif_shim_fail(error, HEIF_SHIM_OUT_OF_MEMORY, "out of memory");
+        status = webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         goto done;
     }
     encoding->save_alpha_channel = (uint8_t)(options.keep_alpha != 0);
@@ -143,7 +146,7 @@ heif_shim_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t h
     failure = heif_context_write(context, &writer, &buffer);
     if (failure.code || buffer.failed) {
         status = heif_shim_fail_heif(error, failure, "cannot write the file");
-        if (buffer.failed) status = HEIF_SHIM_OUT_OF_MEMORY;
+        if (buffer.failed) status = WEBIMAGE_STATUS_OUT_OF_MEMORY;
         goto done;
     }
     output->bytes = buffer.bytes;

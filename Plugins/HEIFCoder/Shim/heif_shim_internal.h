@@ -8,13 +8,19 @@
 
 #include <libheif/heif.h>
 
-/** Writes a printf-style reason into `error` and returns `status`. */
-heif_shim_status heif_shim_fail(heif_shim_error *_Nonnull error, heif_shim_status status, const char *_Nonnull format,
-                                ...) __attribute__((format(printf, 3, 4)));
+/** How a message about a file that is not in the HEIF family starts. */
+#define HEIF_SHIM_NOT_HEIF_WORDING "not a HEIF file: "
 
-/** Maps a libheif error to a status and writes its message (after `context`) into `error`. */
-heif_shim_status heif_shim_fail_heif(heif_shim_error *_Nonnull error, struct heif_error failure,
-                                     const char *_Nonnull context);
+/**
+ * Maps a libheif error to a status and writes its message (after `context`) into `error`;
+ * unsupported files and features and encoder failures start with words that say so.
+ */
+webimage_status heif_shim_fail_heif(webimage_error *_Nonnull error, struct heif_error failure,
+                                    const char *_Nonnull context);
+
+/** heif_shim_fail_heif with the status chosen by the caller. */
+webimage_status heif_shim_fail_heif_as(webimage_error *_Nonnull error, webimage_status status,
+                                       struct heif_error failure, const char *_Nonnull context);
 
 /** True when a top-level box claims more bytes than `size`. */
 int heif_shim_boxes_are_cut(const uint8_t *_Nonnull bytes, size_t size);

@@ -35,23 +35,23 @@ static int is_av1_file(const uint8_t *bytes, size_t size) {
     return 0;
 }
 
-heif_shim_status heif_shim_open(const uint8_t *bytes, size_t size, uint64_t max_side, heif_shim_reader **reader,
-                                heif_shim_info *info, heif_shim_error *error) {
+webimage_status heif_shim_open(const uint8_t *bytes, size_t size, uint64_t max_side, heif_shim_reader **reader,
+                                heif_shim_info *info, webimage_error *error) {
     *reader = NULL;
     memset(info, 0, sizeof *info);
     heif_shim_initialize();
-    if (size < 12) return heif_shim_fail(error, HEIF_SHIM_TRUNCATED, "the file has only %zu bytes", size);
+    if (size < 12) return webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file has only %zu bytes", size);
     if (memcmp(bytes + 4, "ftyp", 4) != 0) {
-        return heif_shim_fail(error, HEIF_SHIM_NOT_HEIF, "the file does not start with an 'ftyp' box");
+        return webimage_failf(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, HEIF_SHIM_NOT_HEIF_WORDING "the file does not start with an 'ftyp' box");
     }
     heif_shim_reader *opened = calloc(1, sizeof *opened);
-    if (!opened) return heif_shim_fail(error, HEIF_SHIM_OUT_OF_MEMORY, "out of memory");
+    if (!opened) return webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     opened->bytes = bytes;
     opened->size = size;
     opened->context = heif_context_alloc();
     if (!opened->context) {
         free(opened);
-        return heif_shim_fail(error, HEIF_SHIM_OUT_OF_MEMORY, "libheif could not allocate a context");
+        return webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "libheif could not allocate a context");
     }
     if (max_side > 0) {
         heif_context_set_maximum_image_size_limit(opened->context, max_side > INT_MAX ? INT_MAX : (int)max_side);
@@ -60,21 +60,21 @@ heif_shim_status heif_shim_open(const uint8_t *bytes, size_t size, uint64_t max_
     if (!failure.code) failure = heif_context_get_primary_image_handle(opened->context, &opened->primary);
     if (failure.code) {
         /* The message lives in the context: format it before closing. */
-        heif_shim_status status = heif_shim_fail_heif(error, failure, "cannot read the HEIF boxes");
+        webimage_status status = heif_shim_fail_heif(error, failure, "cannot read the HEIF boxes");
         heif_shim_close(opened);
-        return heif_shim_boxes_are_cut(bytes, size) ? heif_shim_fail(error, HEIF_SHIM_TRUNCATED, "a box ends after the data")
+        return heif_shim_boxes_are_cut(bytes, size) ? webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "a box ends after the data")
                                           : status;
     }
     if (heif_shim_item_data_is_cut(bytes, size)) {
         heif_shim_close(opened);
-        return heif_shim_fail(error, HEIF_SHIM_TRUNCATED, "an item's data ends after the file");
+        return webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "an item's data ends after the file");
     }
     opened->selected = opened->primary;
     int width = heif_image_handle_get_width(opened->primary);
     int height = heif_image_handle_get_height(opened->primary);
     if (width <= 0 || height <= 0) {
         heif_shim_close(opened);
-        return heif_shim_fail(error, HEIF_SHIM_CORRUPT, "the primary image has no size (%d×%d)", width, height);
+        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the primary image has no size (%d×%d)", width, height);
     }
     info->width = (uint32_t)width;
     info->height = (uint32_t)height;
@@ -90,7 +90,7 @@ heif_shim_status heif_shim_open(const uint8_t *bytes, size_t size, uint64_t max_
     info->thumbnail_count = heif_image_handle_get_number_of_thumbnails(opened->primary);
     info->is_av1 = is_av1_file(bytes, size);
     *reader = opened;
-    return HEIF_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void heif_shim_close(heif_shim_reader *reader) {
@@ -204,9 +204,9 @@ static struct heif_error decode_planar(const struct heif_image_handle *handle, s
     return failure;
 }
 
-heif_shim_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uint64_t max_pixel_count,
+webimage_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uint64_t max_pixel_count,
                                   heif_shim_decoded **decoded, uint32_t *width, uint32_t *height,
-                                  int *sixteen_bit_out, heif_shim_error *error) {
+                                  int *sixteen_bit_out, webimage_error *error) {
     *decoded = NULL;
     const struct heif_image_handle *handle = reader->selected;
     int shown_width = heif_image_handle_get_width(handle);
@@ -214,22 +214,20 @@ heif_shim_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uin
     int ispe_width = heif_image_handle_get_ispe_width(handle);
     int ispe_height = heif_image_handle_get_ispe_height(handle);
     if (shown_width <= 0 || shown_height <= 0) {
-        return heif_shim_fail(error, HEIF_SHIM_CORRUPT, "the image has no size (%d×%d)", shown_width, shown_height);
+        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the image has no size (%d×%d)", shown_width, shown_height);
     }
-    if (exceeds((uint64_t)shown_width, (uint64_t)shown_height, max_pixel_count)) {
-        return heif_shim_fail(error, HEIF_SHIM_TOO_LARGE,
-                              "image too large: %d×%d pixels exceed the limit of %llu pixels", shown_width,
-                              shown_height, (unsigned long long)max_pixel_count);
-    }
+    webimage_status limit = webimage_check_pixel_limit((uint32_t)shown_width, (uint32_t)shown_height, max_pixel_count,
+                                                       error);
+    if (limit != WEBIMAGE_STATUS_OK) return limit;
     if (ispe_width > 0 && ispe_height > 0 && exceeds((uint64_t)ispe_width, (uint64_t)ispe_height, max_pixel_count)) {
-        return heif_shim_fail(error, HEIF_SHIM_TOO_LARGE,
+        return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
                               "image too large: %d×%d coded pixels exceed the limit of %llu pixels", ispe_width,
                               ispe_height, (unsigned long long)max_pixel_count);
     }
     uint64_t canvas_width = 0, canvas_height = 0;
     if (heif_shim_derived_canvas_too_large(reader->bytes, reader->size, max_pixel_count, &canvas_width,
                                            &canvas_height)) {
-        return heif_shim_fail(error, HEIF_SHIM_TOO_LARGE,
+        return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
                               "image too large: a derived image's canvas of %llu×%llu pixels exceeds the limit of "
                               "%llu pixels",
                               (unsigned long long)canvas_width, (unsigned long long)canvas_height,
@@ -243,9 +241,9 @@ heif_shim_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uin
     if (planar) failure = decode_planar(handle, &image, &planar);
     if (!failure.code && !planar) failure = decode_interleaved(handle, deep, &image);
     if (failure.code) {
-        heif_shim_status status = heif_shim_fail_heif(error, failure, "cannot decode the image");
+        webimage_status status = heif_shim_fail_heif(error, failure, "cannot decode the image");
         return heif_shim_boxes_are_cut(reader->bytes, reader->size)
-                   ? heif_shim_fail(error, HEIF_SHIM_TRUNCATED, "the image data ends after the file")
+                   ? webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the image data ends after the file")
                    : status;
     }
     enum heif_channel channel = planar ? heif_channel_R : heif_channel_interleaved;
@@ -253,14 +251,14 @@ heif_shim_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uin
     int out_height = heif_image_get_height(image, channel);
     if (out_width != shown_width || out_height != shown_height) {
         heif_image_release(image);
-        return heif_shim_fail(error, HEIF_SHIM_CORRUPT,
+        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA,
                               "the coded image is %d×%d but the file declares %d×%d", out_width, out_height,
                               shown_width, shown_height);
     }
     heif_shim_decoded *result = calloc(1, sizeof *result);
     if (!result) {
         heif_image_release(image);
-        return heif_shim_fail(error, HEIF_SHIM_OUT_OF_MEMORY, "out of memory");
+        return webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     }
     result->image = image;
     result->width = (uint32_t)out_width;
@@ -273,7 +271,7 @@ heif_shim_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uin
     *width = result->width;
     *height = result->height;
     *sixteen_bit_out = deep;
-    return HEIF_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 static void copy_rgba8(const heif_shim_decoded *decoded, const uint8_t *source, int source_stride, uint8_t *target,

@@ -26,7 +26,7 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
     public func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw Self.emptyInput }
         var header = jpeg_shim_header()
-        try JPEGShimCall.run {
+        try ShimCall.jpeg.run {
             jpeg_shim_read_header(base.assumingMemoryBound(to: UInt8.self), bytes.count, &header, &$0)
         }
         return header.imageInfo
@@ -38,17 +38,17 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
         var reader: OpaquePointer?
         var width: UInt32 = 0
         var height: UInt32 = 0
-        try JPEGShimCall.run {
+        try ShimCall.jpeg.run {
             jpeg_shim_open(
                 base.assumingMemoryBound(to: UInt8.self), bytes.count, 8, &reader, &header, &width, &height, &$0)
         }
         defer { jpeg_shim_close(reader) }
         if let box = request.thumbnailBox, box.width > 0, box.height > 0 {
             let scale = jpeg_shim_scale_for_box(header.width, header.height, UInt32(box.width), UInt32(box.height))
-            if scale != 8 { try JPEGShimCall.run { jpeg_shim_rescale(reader!, scale, &width, &height, &$0) } }
+            if scale != 8 { try ShimCall.jpeg.run { jpeg_shim_rescale(reader!, scale, &width, &height, &$0) } }
         }
         let pixels = try request.makeBuffer(width: Int(width), height: Int(height), format: .rgba8)
-        try JPEGShimCall.run { jpeg_shim_read_image(reader!, pixels.baseAddress, pixels.bytesPerRow, &$0) }
+        try ShimCall.jpeg.run { jpeg_shim_read_image(reader!, pixels.baseAddress, pixels.bytesPerRow, &$0) }
         let info = header.imageInfo
         return DecodedImage(
             pixels: pixels, format: Self.format.name, orientation: info.orientation, sourceWidth: info.width,
@@ -61,7 +61,7 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
         }
         let quality = Int32((min(max(request.quality, 0), 1) * 100).rounded())
         var output = jpeg_shim_output()
-        try JPEGShimCall.run {
+        try ShimCall.jpeg.run {
             jpeg_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
                 image.format == .rgba16 ? 1 : 0, max(1, quality), request.backgroundColor, &output, &$0)

@@ -19,7 +19,7 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoder {
 
     func append(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws {
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        try JPEGShimCall.run { jpeg_shim_incremental_append(decoder, base, bytes.count, isFinal ? 1 : 0, &$0) }
+        try ShimCall.jpeg.run { jpeg_shim_incremental_append(decoder, base, bytes.count, isFinal ? 1 : 0, &$0) }
     }
 
     func currentImage() throws -> DecodedImage? {

@@ -3,20 +3,11 @@
 
 #include "jpeg_shim_internal.h"
 
-jpeg_shim_status jpeg_shim_fail(jpeg_shim_error *error, jpeg_shim_status status, const char *message) {
-    if (error->capacity == 0) return status;
-    size_t length = strlen(message);
-    if (length >= error->capacity) length = error->capacity - 1;
-    memcpy(error->message, message, length);
-    error->message[length] = '\0';
-    return status;
-}
-
-jpeg_shim_status jpeg_shim_caught(const jpeg_shim_error_manager *manager, jpeg_shim_error *error) {
-    jpeg_shim_status status = JPEG_SHIM_CORRUPT;
-    if (manager->forced_status != JPEG_SHIM_OK) status = manager->forced_status;
-    else if (manager->hit_end_of_data) status = JPEG_SHIM_TRUNCATED;
-    return jpeg_shim_fail(error, status, manager->message);
+webimage_status jpeg_shim_caught(const jpeg_shim_error_manager *manager, webimage_error *error) {
+    webimage_status status = WEBIMAGE_STATUS_CORRUPT_DATA;
+    if (manager->forced_status != WEBIMAGE_STATUS_OK) status = manager->forced_status;
+    else if (manager->hit_end_of_data) status = WEBIMAGE_STATUS_TRUNCATED_DATA;
+    return webimage_fail(error, status, manager->message);
 }
 
 static void on_error(j_common_ptr info) {

@@ -22,13 +22,13 @@ static void flatten_row(const uint8_t *source, uint32_t width, int sixteen_bit, 
     }
 }
 
-jpeg_shim_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
                                   int sixteen_bit, int quality, uint32_t background_rgba, jpeg_shim_output *output,
-                                  jpeg_shim_error *error) {
+                                  webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;
     if (width == 0 || height == 0 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
-        return jpeg_shim_fail(error, JPEG_SHIM_INVALID_ARGUMENT, "JPEG sides must be 1...65500 pixels");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "JPEG sides must be 1...65500 pixels");
     }
     uint8_t background[3] = {(uint8_t)(background_rgba >> 24), (uint8_t)(background_rgba >> 16),
                              (uint8_t)(background_rgba >> 8)};
@@ -38,7 +38,7 @@ jpeg_shim_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t h
     unsigned char *destination = NULL;
     unsigned long size = 0;
     uint8_t *volatile row = malloc((size_t)width * 3);
-    if (row == NULL) return jpeg_shim_fail(error, JPEG_SHIM_OUT_OF_MEMORY, "out of memory");
+    if (row == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     jpeg_shim_use_error_manager((j_common_ptr)&info, &errors);
     if (setjmp(errors.jump)) {
         jpeg_destroy_compress(&info);
@@ -65,7 +65,7 @@ jpeg_shim_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t h
     free(row);
     output->bytes = destination;
     output->size = size;
-    return JPEG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void jpeg_shim_free(void *pointer) { free(pointer); }

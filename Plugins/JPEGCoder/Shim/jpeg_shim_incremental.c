@@ -27,7 +27,7 @@ struct jpeg_shim_incremental {
     uint64_t max_pixel_count;
     uint8_t *pixels;
     jpeg_shim_canvas canvas;
-    jpeg_shim_status failure;
+    webimage_status failure;
     char failure_message[JMSG_LENGTH_MAX];
 };
 
@@ -107,10 +107,10 @@ static int store(jpeg_shim_incremental *decoder, const uint8_t *bytes, size_t si
 static void start_canvas(jpeg_shim_incremental *decoder) {
     struct jpeg_decompress_struct *info = &decoder->info;
     jpeg_shim_fill_header(info, &decoder->canvas.header);
-    uint64_t pixel_count = (uint64_t)info->image_width * info->image_height;
-    if (decoder->max_pixel_count != 0 && pixel_count > decoder->max_pixel_count) {
-        decoder->errors.forced_status = JPEG_SHIM_TOO_LARGE;
-        strcpy(decoder->errors.message, "the image has more pixels than the limit");
+    webimage_error limit = {decoder->errors.message, sizeof decoder->errors.message};
+    if (webimage_check_pixel_limit(info->image_width, info->image_height, decoder->max_pixel_count, &limit) !=
+        WEBIMAGE_STATUS_OK) {
+        decoder->errors.forced_status = WEBIMAGE_STATUS_TOO_LARGE;
         longjmp(decoder->errors.jump, 1);
     }
     jpeg_shim_choose_output(info);
@@ -118,7 +118,7 @@ static void start_canvas(jpeg_shim_incremental *decoder) {
     decoder->canvas.stride = (size_t)info->image_width * 4;
     decoder->pixels = calloc(info->image_height, decoder->canvas.stride);
     if (decoder->pixels == NULL) {
-        decoder->errors.forced_status = JPEG_SHIM_OUT_OF_MEMORY;
+        decoder->errors.forced_status = WEBIMAGE_STATUS_OUT_OF_MEMORY;
         strcpy(decoder->errors.message, "out of memory for the image");
         longjmp(decoder->errors.jump, 1);
     }
@@ -185,35 +185,35 @@ static void advance(jpeg_shim_incremental *decoder) {
     }
 }
 
-static jpeg_shim_status remember(jpeg_shim_incremental *decoder, jpeg_shim_status status, const char *message,
-                                 jpeg_shim_error *error) {
+static webimage_status remember(jpeg_shim_incremental *decoder, webimage_status status, const char *message,
+                                 webimage_error *error) {
     decoder->failure = status;
     strncpy(decoder->failure_message, message, sizeof decoder->failure_message - 1);
-    return jpeg_shim_fail(error, status, message);
+    return webimage_fail(error, status, message);
 }
 
-jpeg_shim_status jpeg_shim_incremental_append(jpeg_shim_incremental *decoder, const uint8_t *bytes, size_t size,
-                                              int is_final, jpeg_shim_error *error) {
-    if (decoder->failure != JPEG_SHIM_OK) {
-        return jpeg_shim_fail(error, decoder->failure, decoder->failure_message);
+webimage_status jpeg_shim_incremental_append(jpeg_shim_incremental *decoder, const uint8_t *bytes, size_t size,
+                                              int is_final, webimage_error *error) {
+    if (decoder->failure != WEBIMAGE_STATUS_OK) {
+        return webimage_fail(error, decoder->failure, decoder->failure_message);
     }
     if (decoder->size == 0 && size >= 2 && (bytes[0] != 0xFF || bytes[1] != 0xD8)) {
-        return remember(decoder, JPEG_SHIM_NOT_JPEG, "not a JPEG file (no SOI marker)", error);
+        return remember(decoder, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "not a JPEG file (no SOI marker)", error);
     }
     if (size > 0 && bytes != NULL && !store(decoder, bytes, size)) {
-        return remember(decoder, JPEG_SHIM_OUT_OF_MEMORY, "out of memory for the incoming bytes", error);
+        return remember(decoder, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory for the incoming bytes", error);
     }
     decoder->is_final = is_final;
     if (setjmp(decoder->errors.jump)) {
-        jpeg_shim_status status = jpeg_shim_caught(&decoder->errors, error);
+        webimage_status status = jpeg_shim_caught(&decoder->errors, error);
         return remember(decoder, status, decoder->errors.message, error);
     }
     advance(decoder);
     if (is_final && (!decoder->canvas.complete || decoder->errors.hit_end_of_data)) {
         decoder->canvas.complete = 0;
-        return remember(decoder, JPEG_SHIM_TRUNCATED, "the file ends before the image is complete", error);
+        return remember(decoder, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends before the image is complete", error);
     }
-    return JPEG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void jpeg_shim_incremental_canvas(const jpeg_shim_incremental *decoder, jpeg_shim_canvas *canvas) {

@@ -18,17 +18,14 @@ typedef struct jpeg_shim_error_manager {
     /** Set when libjpeg warned that the data ended early (it then pads with a fake EOI). */
     int hit_end_of_data;
     /** A status chosen by the shim before it raised the error (0 = none). */
-    jpeg_shim_status forced_status;
+    webimage_status forced_status;
 } jpeg_shim_error_manager;
 
 /** Installs `manager` as `info`'s error handler. */
 void jpeg_shim_use_error_manager(j_common_ptr info, jpeg_shim_error_manager *manager);
 
-/** Copies `message` into `error`, truncating to fit, and returns `status`. */
-jpeg_shim_status jpeg_shim_fail(jpeg_shim_error *error, jpeg_shim_status status, const char *message);
-
 /** The status and message for an error caught by setjmp. */
-jpeg_shim_status jpeg_shim_caught(const jpeg_shim_error_manager *manager, jpeg_shim_error *error);
+webimage_status jpeg_shim_caught(const jpeg_shim_error_manager *manager, webimage_error *error);
 
 /** Asks libjpeg to keep APP1 markers (EXIF) while reading the header. */
 void jpeg_shim_keep_exif(j_decompress_ptr info);

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jpeg_dc_internal.h"
+#include "DCDecoder/jpeg_dc_internal.h"
 
 struct jpeg_shim_reader {
     struct jpeg_decompress_struct info;
@@ -30,33 +30,33 @@ static int looks_like_jpeg(const uint8_t *bytes, size_t size) {
     return size >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
 }
 
-jpeg_shim_status jpeg_shim_read_header(const uint8_t *bytes, size_t size, jpeg_shim_header *header,
-                                       jpeg_shim_error *error) {
+webimage_status jpeg_shim_read_header(const uint8_t *bytes, size_t size, jpeg_shim_header *header,
+                                       webimage_error *error) {
     jpeg_shim_reader *reader = NULL;
     uint32_t width = 0, height = 0;
-    jpeg_shim_status status = jpeg_shim_open(bytes, size, 8, &reader, header, &width, &height, error);
+    webimage_status status = jpeg_shim_open(bytes, size, 8, &reader, header, &width, &height, error);
     jpeg_shim_close(reader);
     return status;
 }
 
-jpeg_shim_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scale_eighths, jpeg_shim_reader **out,
-                                jpeg_shim_header *header, uint32_t *width, uint32_t *height, jpeg_shim_error *error) {
+webimage_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scale_eighths, jpeg_shim_reader **out,
+                                jpeg_shim_header *header, uint32_t *width, uint32_t *height, webimage_error *error) {
     *out = NULL;
     if (!looks_like_jpeg(bytes, size)) {
         if (size < 3 && (size == 0 || bytes[0] == 0xFF) && (size < 2 || bytes[1] == 0xD8)) {
-            return jpeg_shim_fail(error, JPEG_SHIM_TRUNCATED, "the file ends inside the JPEG signature");
+            return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the JPEG signature");
         }
-        return jpeg_shim_fail(error, JPEG_SHIM_NOT_JPEG, "not a JPEG file (no SOI marker)");
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "not a JPEG file (no SOI marker)");
     }
     if (scale_eighths != 1 && scale_eighths != 2 && scale_eighths != 4 && scale_eighths != 8) {
-        return jpeg_shim_fail(error, JPEG_SHIM_INVALID_ARGUMENT, "the scale must be 1, 2, 4 or 8 eighths");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the scale must be 1, 2, 4 or 8 eighths");
     }
     jpeg_shim_reader *reader = calloc(1, sizeof *reader);
-    if (reader == NULL) return jpeg_shim_fail(error, JPEG_SHIM_OUT_OF_MEMORY, "out of memory");
+    if (reader == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     jpeg_shim_use_error_manager((j_common_ptr)&reader->info, &reader->errors);
     if (setjmp(reader->errors.jump)) {
-        jpeg_shim_status status = reader->errors.hit_end_of_data
-                                      ? jpeg_shim_fail(error, JPEG_SHIM_TRUNCATED, "the file ends inside the JPEG header")
+        webimage_status status = reader->errors.hit_end_of_data
+                                      ? webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the JPEG header")
                                       : jpeg_shim_caught(&reader->errors, error);
         jpeg_shim_close(reader);
         return status;
@@ -78,13 +78,13 @@ jpeg_shim_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scal
     *width = reader->info.output_width;
     *height = reader->info.output_height;
     *out = reader;
-    return JPEG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
-jpeg_shim_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eighths, uint32_t *width, uint32_t *height,
-                                   jpeg_shim_error *error) {
+webimage_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eighths, uint32_t *width, uint32_t *height,
+                                   webimage_error *error) {
     if (scale_eighths != 1 && scale_eighths != 2 && scale_eighths != 4 && scale_eighths != 8) {
-        return jpeg_shim_fail(error, JPEG_SHIM_INVALID_ARGUMENT, "the scale must be 1, 2, 4 or 8 eighths");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the scale must be 1, 2, 4 or 8 eighths");
     }
     if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);
     reader->info.scale_num = scale_eighths;
@@ -92,32 +92,32 @@ jpeg_shim_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eigh
     jpeg_calc_output_dimensions(&reader->info);
     *width = reader->info.output_width;
     *height = reader->info.output_height;
-    return JPEG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, int allowed) { reader->allows_dc_path = allowed; }
 
 jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *reader) { return reader->dc_route; }
 
-jpeg_shim_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride,
-                                      jpeg_shim_error *error) {
+webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride,
+                                      webimage_error *error) {
     reader->dc_route = JPEG_SHIM_DC_NOT_USED;
     if (reader->allows_dc_path && reader->info.scale_num == 1 && reader->info.scale_denom == 8) {
         reader->dc_route =
             (jpeg_shim_dc_route)jpeg_dc_decode_eighth(&reader->info, reader->bytes, reader->size, pixels, stride);
-        if (reader->dc_route != JPEG_SHIM_DC_NOT_USED) return JPEG_SHIM_OK;
+        if (reader->dc_route != JPEG_SHIM_DC_NOT_USED) return WEBIMAGE_STATUS_OK;
     }
     if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);
     jpeg_start_decompress(&reader->info);
     jpeg_shim_read_rows(&reader->info, pixels, stride);
     if (reader->errors.hit_end_of_data) {
-        return jpeg_shim_fail(error, JPEG_SHIM_TRUNCATED, "the file ends before the image is complete");
+        return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends before the image is complete");
     }
     jpeg_finish_decompress(&reader->info);
     if (reader->errors.hit_end_of_data) {
-        return jpeg_shim_fail(error, JPEG_SHIM_TRUNCATED, "the file ends before the image is complete");
+        return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends before the image is complete");
     }
-    return JPEG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void jpeg_shim_close(jpeg_shim_reader *reader) {

@@ -50,7 +50,7 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     private func headerInfo(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw Self.emptyInput }
         var header = png_shim_header()
-        try PNGShimCall.run {
+        try ShimCall.png.run {
             png_shim_read_header(base.assumingMemoryBound(to: UInt8.self), bytes.count, &header, &$0)
         }
         return header.imageInfo
@@ -80,7 +80,7 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         var header = png_shim_header()
         var sixteenBitOutput: Int32 = 0
         let wantsSixteen: Int32 = request.pixelFormat == .rgba16 ? 1 : 0
-        try PNGShimCall.run {
+        try ShimCall.png.run {
             png_shim_open(
                 base.assumingMemoryBound(to: UInt8.self), bytes.count, wantsSixteen, &reader, &header,
                 &sixteenBitOutput, &$0)
@@ -95,13 +95,13 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
             var reducedHeight: UInt32 = 0
             png_shim_reduced_size(&header, UInt32(factor), &reducedWidth, &reducedHeight)
             pixels = try request.makeBuffer(width: Int(reducedWidth), height: Int(reducedHeight), format: .rgba8)
-            try PNGShimCall.run {
+            try ShimCall.png.run {
                 png_shim_read_reduced(reader!, UInt32(factor), pixels.baseAddress, pixels.bytesPerRow, &$0)
             }
         } else {
             pixels = try request.makeBuffer(
                 width: width, height: height, format: sixteenBitOutput != 0 ? .rgba16 : .rgba8)
-            try PNGShimCall.run { png_shim_read_image(reader!, pixels.baseAddress, pixels.bytesPerRow, &$0) }
+            try ShimCall.png.run { png_shim_read_image(reader!, pixels.baseAddress, pixels.bytesPerRow, &$0) }
         }
         return DecodedImage(
             pixels: pixels, format: Self.format.name, orientation: .up, sourceWidth: width, sourceHeight: height,
@@ -125,7 +125,7 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// One PNG file of `image`, stored as RGBA when `keepsAlpha`, else RGB.
     func encodePNG(_ image: PixelBuffer, keepsAlpha: Bool) throws -> [UInt8] {
         var output = png_shim_output()
-        try PNGShimCall.run {
+        try ShimCall.png.run {
             png_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
                 image.format == .rgba16 ? 1 : 0, keepsAlpha ? 1 : 0, compressionLevel, &output, &$0)

@@ -20,7 +20,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
 
     func append(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws {
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        try PNGShimCall.run { png_shim_incremental_append(decoder, base, bytes.count, isFinal ? 1 : 0, &$0) }
+        try ShimCall.png.run { png_shim_incremental_append(decoder, base, bytes.count, isFinal ? 1 : 0, &$0) }
     }
 
     func currentImage() throws -> DecodedImage? {

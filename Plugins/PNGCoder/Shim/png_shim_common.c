@@ -3,20 +3,11 @@
 
 #include "png_shim_internal.h"
 
-png_shim_status png_shim_fail(png_shim_error *error, png_shim_status status, const char *message) {
-    if (error->capacity == 0) return status;
-    size_t length = strlen(message);
-    if (length >= error->capacity) length = error->capacity - 1;
-    memcpy(error->message, message, length);
-    error->message[length] = '\0';
-    return status;
-}
-
-png_shim_status png_shim_caught(const png_shim_session *session, png_shim_error *error) {
-    png_shim_status status = PNG_SHIM_CORRUPT;
-    if (session->forced_status != PNG_SHIM_OK) status = session->forced_status;
-    else if (session->truncated) status = PNG_SHIM_TRUNCATED;
-    return png_shim_fail(error, status, session->message);
+webimage_status png_shim_caught(const png_shim_session *session, webimage_error *error) {
+    webimage_status status = WEBIMAGE_STATUS_CORRUPT_DATA;
+    if (session->forced_status != WEBIMAGE_STATUS_OK) status = session->forced_status;
+    else if (session->truncated) status = WEBIMAGE_STATUS_TRUNCATED_DATA;
+    return webimage_fail(error, status, session->message);
 }
 
 static void on_error(png_structp png, png_const_charp message) {
@@ -36,7 +27,7 @@ static void on_warning(png_structp png, png_const_charp message) {
 png_structp png_shim_create_read(png_shim_session *session) {
     memset(session->message, 0, sizeof session->message);
     session->truncated = 0;
-    session->forced_status = PNG_SHIM_OK;
+    session->forced_status = WEBIMAGE_STATUS_OK;
     return png_create_read_struct(PNG_LIBPNG_VER_STRING, session, on_error, on_warning);
 }
 

@@ -43,9 +43,9 @@ static void on_write_warning(png_structp png, png_const_charp message) {
     (void)message;
 }
 
-png_shim_status png_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+webimage_status png_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
                                 int sixteen_bit, int keep_alpha, int compression_level, png_shim_output *output,
-                                png_shim_error *error) {
+                                webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;
     png_shim_session session;
@@ -55,12 +55,12 @@ png_shim_status png_shim_encode(const void *pixels, uint32_t width, uint32_t hei
     png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
     if (png == NULL || info == NULL) {
         png_destroy_write_struct(&png, info != NULL ? &info : NULL);
-        return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory creating the PNG writer");
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory creating the PNG writer");
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(sink.bytes);
-        return png_shim_fail(error, sink.failed ? PNG_SHIM_OUT_OF_MEMORY : PNG_SHIM_CORRUPT, session.message);
+        return webimage_fail(error, sink.failed ? WEBIMAGE_STATUS_OUT_OF_MEMORY : WEBIMAGE_STATUS_CORRUPT_DATA, session.message);
     }
     png_set_write_fn(png, &sink, write_to_memory, flush_memory);
     png_set_compression_level(png, compression_level);
@@ -77,7 +77,7 @@ png_shim_status png_shim_encode(const void *pixels, uint32_t width, uint32_t hei
     png_destroy_write_struct(&png, &info);
     output->bytes = sink.bytes;
     output->size = sink.size;
-    return PNG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void png_shim_free(void *pointer) { free(pointer); }

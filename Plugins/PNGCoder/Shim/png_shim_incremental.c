@@ -15,7 +15,7 @@ struct png_shim_incremental {
     int use_table;
     uint32_t table[256];
     /** Set after the first error: every later call returns it again. */
-    png_shim_status failure;
+    webimage_status failure;
     char failure_message[PNG_SHIM_MESSAGE_SIZE];
 };
 
@@ -23,10 +23,12 @@ static void on_info(png_structp png, png_infop info) {
     png_shim_incremental *decoder = png_get_progressive_ptr(png);
     png_shim_header header;
     png_shim_fill_header(png, info, &header);
-    uint64_t pixel_count = (uint64_t)header.width * header.height;
-    if (decoder->max_pixel_count != 0 && pixel_count > decoder->max_pixel_count) {
-        decoder->session.forced_status = PNG_SHIM_TOO_LARGE;
-        png_error(png, "the image has more pixels than the limit");
+    char message[PNG_SHIM_MESSAGE_SIZE];
+    webimage_error limit = {message, sizeof message};
+    if (webimage_check_pixel_limit(header.width, header.height, decoder->max_pixel_count, &limit) !=
+        WEBIMAGE_STATUS_OK) {
+        decoder->session.forced_status = WEBIMAGE_STATUS_TOO_LARGE;
+        png_error(png, message);
     }
     decoder->use_table = header.color_type == PNG_COLOR_TYPE_PALETTE && !header.interlaced;
     int sixteen = png_shim_set_rgba_transforms(png, &header, decoder->sixteen_bit_requested, decoder->use_table);
@@ -36,7 +38,7 @@ static void on_info(png_structp png, png_infop info) {
     size_t stride = (size_t)header.width * (sixteen ? 8 : 4);
     decoder->pixels = calloc(header.height, stride);
     if (decoder->pixels == NULL) {
-        decoder->session.forced_status = PNG_SHIM_OUT_OF_MEMORY;
+        decoder->session.forced_status = WEBIMAGE_STATUS_OUT_OF_MEMORY;
         png_error(png, "out of memory for the image");
     }
     decoder->canvas.pixels = decoder->pixels;
@@ -79,27 +81,27 @@ png_shim_incremental *png_shim_incremental_create(int sixteen_bit, uint64_t max_
     return decoder;
 }
 
-static png_shim_status remember(png_shim_incremental *decoder, png_shim_status status, const char *message,
-                                png_shim_error *error) {
+static webimage_status remember(png_shim_incremental *decoder, webimage_status status, const char *message,
+                                webimage_error *error) {
     decoder->failure = status;
     strncpy(decoder->failure_message, message, sizeof decoder->failure_message - 1);
-    return png_shim_fail(error, status, message);
+    return webimage_fail(error, status, message);
 }
 
-png_shim_status png_shim_incremental_append(png_shim_incremental *decoder, const uint8_t *bytes, size_t size,
-                                            int is_final, png_shim_error *error) {
-    if (decoder->failure != PNG_SHIM_OK) return png_shim_fail(error, decoder->failure, decoder->failure_message);
+webimage_status png_shim_incremental_append(png_shim_incremental *decoder, const uint8_t *bytes, size_t size,
+                                            int is_final, webimage_error *error) {
+    if (decoder->failure != WEBIMAGE_STATUS_OK) return webimage_fail(error, decoder->failure, decoder->failure_message);
     if (setjmp(png_jmpbuf(decoder->png))) {
-        png_shim_status status = png_shim_caught(&decoder->session, error);
-        return remember(decoder, status, error->capacity > 0 ? error->message : "", error);
+        webimage_status status = png_shim_caught(&decoder->session, error);
+        return remember(decoder, status, error->message_capacity > 0 ? error->message : "", error);
     }
     if (bytes != NULL && size > 0 && !decoder->canvas.complete) {
         png_process_data(decoder->png, decoder->info, (png_bytep)bytes, size);
     }
     if (is_final && !decoder->canvas.complete) {
-        return remember(decoder, PNG_SHIM_TRUNCATED, "the file ends before the image is complete", error);
+        return remember(decoder, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends before the image is complete", error);
     }
-    return PNG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void png_shim_incremental_canvas(const png_shim_incremental *decoder, png_shim_canvas *canvas) {

@@ -15,7 +15,7 @@ typedef struct png_shim_session {
     /** Set when the byte source ran out (the error is then a truncation). */
     int truncated;
     /** A status chosen by the shim itself before it raised the error (0 = none). */
-    png_shim_status forced_status;
+    webimage_status forced_status;
     const uint8_t *bytes;
     size_t size;
     size_t offset;
@@ -27,11 +27,8 @@ png_structp png_shim_create_read(png_shim_session *session);
 /** Makes libpng read from `session`'s bytes. */
 void png_shim_use_memory_source(png_structp png, png_shim_session *session);
 
-/** Copies `message` into `error`, truncating to fit, and returns `status`. */
-png_shim_status png_shim_fail(png_shim_error *error, png_shim_status status, const char *message);
-
 /** The status and message for an error caught by setjmp in `session`. */
-png_shim_status png_shim_caught(const png_shim_session *session, png_shim_error *error);
+webimage_status png_shim_caught(const png_shim_session *session, webimage_error *error);
 
 /** Fills `header` from libpng's info struct (after png_read_info). */
 void png_shim_fill_header(png_structp png, png_infop info, png_shim_header *header);

@@ -1,8 +1,8 @@
-/* Whole-image decoding from memory: header, full RGBA decode (libdeflate fast path first: png_shim_fast.c). */
+/* Whole-image decoding from memory: header, full RGBA decode (libdeflate fast path first: DeflateFastPath/png_fast_path.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "png_shim_fast.h"
+#include "DeflateFastPath/png_fast_path.h"
 #include "png_shim_internal.h"
 
 struct png_shim_reader {
@@ -15,36 +15,36 @@ struct png_shim_reader {
 
 static const char *const not_png_message = "not a PNG file (the signature is missing)";
 
-png_shim_status png_shim_read_header(const uint8_t *bytes, size_t size, png_shim_header *header,
-                                     png_shim_error *error) {
+webimage_status png_shim_read_header(const uint8_t *bytes, size_t size, png_shim_header *header,
+                                     webimage_error *error) {
     png_shim_reader *reader = NULL;
     int sixteen = 0;
-    png_shim_status status = png_shim_open(bytes, size, 0, &reader, header, &sixteen, error);
+    webimage_status status = png_shim_open(bytes, size, 0, &reader, header, &sixteen, error);
     png_shim_close(reader);
     return status;
 }
 
-png_shim_status png_shim_open(const uint8_t *bytes, size_t size, int sixteen_bit, png_shim_reader **out,
-                              png_shim_header *header, int *sixteen_bit_output, png_shim_error *error) {
+webimage_status png_shim_open(const uint8_t *bytes, size_t size, int sixteen_bit, png_shim_reader **out,
+                              png_shim_header *header, int *sixteen_bit_output, webimage_error *error) {
     *out = NULL;
     if (size < 8 || png_sig_cmp(bytes, 0, 8) != 0) {
         if (size < 8 && png_sig_cmp(bytes, 0, size) == 0) {
-            return png_shim_fail(error, PNG_SHIM_TRUNCATED, "the file ends inside the PNG signature");
+            return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the PNG signature");
         }
-        return png_shim_fail(error, PNG_SHIM_NOT_PNG, not_png_message);
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, not_png_message);
     }
     png_shim_reader *reader = calloc(1, sizeof *reader);
-    if (reader == NULL) return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
+    if (reader == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     reader->session.bytes = bytes;
     reader->session.size = size;
     reader->png = png_shim_create_read(&reader->session);
     if (reader->png != NULL) reader->info = png_create_info_struct(reader->png);
     if (reader->png == NULL || reader->info == NULL) {
         png_shim_close(reader);
-        return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory creating the PNG reader");
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory creating the PNG reader");
     }
     if (setjmp(png_jmpbuf(reader->png))) {
-        png_shim_status status = png_shim_caught(&reader->session, error);
+        webimage_status status = png_shim_caught(&reader->session, error);
         png_shim_close(reader);
         return status;
     }
@@ -56,7 +56,7 @@ png_shim_status png_shim_open(const uint8_t *bytes, size_t size, int sixteen_bit
     *header = reader->header;
     *sixteen_bit_output = reader->sixteen_bit;
     *out = reader;
-    return PNG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 /**
@@ -90,19 +90,19 @@ static void read_interlaced(png_structp png, const png_shim_header *header, int 
     }
 }
 
-png_shim_status png_shim_read_image(png_shim_reader *reader, void *pixels, size_t stride, png_shim_error *error) {
+webimage_status png_shim_read_image(png_shim_reader *reader, void *pixels, size_t stride, webimage_error *error) {
     return png_shim_read_image_using(reader, pixels, stride, PNG_SHIM_DECODER_AUTOMATIC, NULL, error);
 }
 
-png_shim_status png_shim_read_image_using(png_shim_reader *reader, void *pixels, size_t stride,
-                                          png_shim_decoder decoder, int32_t *used_fast_path, png_shim_error *error) {
+webimage_status png_shim_read_image_using(png_shim_reader *reader, void *pixels, size_t stride,
+                                          png_shim_decoder decoder, int32_t *used_fast_path, webimage_error *error) {
     png_structp png = reader->png;
     const png_shim_header *header = &reader->header;
     int fast = decoder != PNG_SHIM_DECODER_LIBPNG &&
                png_shim_fast_read(png, reader->info, &reader->session, header, reader->sixteen_bit,
                                   decoder == PNG_SHIM_DECODER_PORTABLE_FILTERS, pixels, stride);
     if (used_fast_path != NULL) *used_fast_path = fast;
-    if (fast) return PNG_SHIM_OK;
+    if (fast) return WEBIMAGE_STATUS_OK;
     int palette = header->color_type == PNG_COLOR_TYPE_PALETTE;
     size_t pixel_size = reader->sixteen_bit ? 8 : 4;
     uint8_t *indices = palette ? malloc(header->width) : NULL;
@@ -110,7 +110,7 @@ png_shim_status png_shim_read_image_using(png_shim_reader *reader, void *pixels,
     if ((palette && indices == NULL) || (header->interlaced && row == NULL)) {
         free(indices);
         free(row);
-        return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     }
     if (setjmp(png_jmpbuf(png))) {
         free(indices);
@@ -133,7 +133,7 @@ png_shim_status png_shim_read_image_using(png_shim_reader *reader, void *pixels,
     }
     free(indices);
     free(row);
-    return PNG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void png_shim_close(png_shim_reader *reader) {

@@ -63,8 +63,8 @@ static void write_means(const block_sum *sums, uint32_t width, uint32_t height, 
     }
 }
 
-png_shim_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, void *pixels, size_t stride,
-                                      png_shim_error *error) {
+webimage_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, void *pixels, size_t stride,
+                                      webimage_error *error) {
     png_structp png = png_shim_reader_png(reader);
     png_infop info = png_shim_reader_info(reader);
     const png_shim_header *header = png_shim_reader_header(reader);
@@ -81,7 +81,7 @@ png_shim_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, 
         free(row);
         free(indices);
         free(blocks);
-        return png_shim_fail(error, PNG_SHIM_OUT_OF_MEMORY, "out of memory");
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     }
     if (setjmp(png_jmpbuf(png))) {
         free(sums);
@@ -118,5 +118,5 @@ png_shim_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, 
     free(row);
     free(indices);
     free(blocks);
-    return PNG_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }

@@ -13,7 +13,7 @@ final class WebPAnimationSource: AnimatedImageSource {
         var header = webp_shim_header()
         var opened: OpaquePointer?
         try bytes.withUnsafeBufferPointer { buffer in
-            try WebPShimCall.run {
+            try ShimCall.webp.run {
                 webp_shim_animation_open(buffer.baseAddress!, buffer.count, 0, &opened, &header, &$0)
             }
         }
@@ -36,7 +36,7 @@ final class WebPAnimationSource: AnimatedImageSource {
         }
         let pixels = try request.makeBuffer(width: info.width, height: info.height, format: .rgba8)
         do {
-            try WebPShimCall.run {
+            try ShimCall.webp.run {
                 webp_shim_animation_render(animation, UInt32(index), pixels.baseAddress, pixels.bytesPerRow, &$0)
             }
         } catch {

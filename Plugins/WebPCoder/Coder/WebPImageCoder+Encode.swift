@@ -8,7 +8,7 @@ extension WebPImageCoder {
     public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
         try checkFormat(request)
         var output = webp_shim_output()
-        try WebPShimCall.run {
+        try ShimCall.webp.run {
             webp_shim_encode(
                 image.baseAddress, UInt32(clamping: image.width), UInt32(clamping: image.height), image.bytesPerRow,
                 image.format == .rgba16 ? 1 : 0, Self.encoding(request), &output, &$0)
@@ -37,7 +37,7 @@ extension WebPImageCoder {
         }
         var output = webp_shim_output()
         try withExtendedLifetime(frames) {
-            try WebPShimCall.run {
+            try ShimCall.webp.run {
                 webp_shim_encode_animation(
                     shimFrames, UInt32(frames.count), UInt32(clamping: first.image.width),
                     UInt32(clamping: first.image.height), UInt32(clamping: request.loopCount), Self.encoding(request),

@@ -28,7 +28,7 @@ public struct WebPImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     public func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
         var header = webp_shim_header()
-        try WebPShimCall.run { webp_shim_read_header(bytes.bytePointer, bytes.count, 1, &header, &$0) }
+        try ShimCall.webp.run { webp_shim_read_header(bytes.bytePointer, bytes.count, 1, &header, &$0) }
         return header.imageInfo
     }
 
@@ -41,7 +41,7 @@ public struct WebPImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
         guard let base = bytes.bytePointer else { throw Self.emptyInput }
         var header = webp_shim_header()
-        try WebPShimCall.run { webp_shim_read_header(base, bytes.count, 0, &header, &$0) }
+        try ShimCall.webp.run { webp_shim_read_header(base, bytes.count, 0, &header, &$0) }
         var width: UInt32 = 0
         var height: UInt32 = 0
         let box = request.thumbnailBox
@@ -49,7 +49,7 @@ public struct WebPImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
             &header, UInt32(clamping: box?.width ?? 0), UInt32(clamping: box?.height ?? 0), &width, &height)
         if header.needs_full_size_memory != 0 { try header.checkFullSize(against: request) }
         let pixels = try request.makeBuffer(width: Int(width), height: Int(height), format: .rgba8)
-        try WebPShimCall.run {
+        try ShimCall.webp.run {
             webp_shim_decode(base, bytes.count, width, height, pixels.baseAddress, pixels.bytesPerRow, &$0)
         }
         return DecodedImage(

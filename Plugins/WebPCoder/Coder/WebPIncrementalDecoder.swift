@@ -19,7 +19,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     deinit { webp_shim_incremental_destroy(decoder) }
 
     func append(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws {
-        try WebPShimCall.run {
+        try ShimCall.webp.run {
             webp_shim_incremental_append(decoder, bytes.bytePointer, bytes.count, isFinal ? 1 : 0, &$0)
         }
     }

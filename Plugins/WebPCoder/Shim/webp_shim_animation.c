@@ -34,27 +34,25 @@ static size_t canvas_stride(const webp_shim_animation *animation) {
     return (size_t)animation->width * WEBP_SHIM_CHANNELS;
 }
 
-webp_shim_status webp_shim_animation_open(const uint8_t *bytes, size_t size, uint64_t max_pixel_count,
+webimage_status webp_shim_animation_open(const uint8_t *bytes, size_t size, uint64_t max_pixel_count,
                                           webp_shim_animation **out, webp_shim_header *header,
-                                          webp_shim_error *error) {
+                                          webimage_error *error) {
     *out = NULL;
-    webp_shim_status status = webp_shim_read_header(bytes, size, 0, header, error);
-    if (status != WEBP_SHIM_OK) return status;
-    uint64_t pixels = (uint64_t)header->width * header->height;
-    if (max_pixel_count > 0 && pixels > max_pixel_count) {
-        return webp_shim_fail(error, WEBP_SHIM_TOO_LARGE, "the canvas exceeds the pixel limit");
-    }
+    webimage_status status = webp_shim_read_header(bytes, size, 0, header, error);
+    if (status != WEBIMAGE_STATUS_OK) return status;
+    status = webimage_check_pixel_limit(header->width, header->height, max_pixel_count, error);
+    if (status != WEBIMAGE_STATUS_OK) return status;
     webp_shim_animation *animation = calloc(1, sizeof *animation);
-    if (animation == NULL) return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "out of memory");
+    if (animation == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     animation->data = malloc(size);
     if (animation->data == NULL) {
         webp_shim_animation_close(animation);
-        return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "out of memory");
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     }
     memcpy(animation->data, bytes, size);
     animation->size = size;
     status = webp_shim_open_demux(animation->data, size, &animation->demux, error);
-    if (status != WEBP_SHIM_OK) {
+    if (status != WEBIMAGE_STATUS_OK) {
         webp_shim_animation_close(animation);
         return status;
     }
@@ -63,12 +61,12 @@ webp_shim_status webp_shim_animation_open(const uint8_t *bytes, size_t size, uin
     animation->frame_count = WebPDemuxGetI(animation->demux, WEBP_FF_FRAME_COUNT);
     if (animation->frame_count == 0 || animation->width != header->width || animation->height != header->height) {
         webp_shim_animation_close(animation);
-        return webp_shim_fail(error, WEBP_SHIM_CORRUPT, "the container has no frames or disagrees on the canvas");
+        return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the container has no frames or disagrees on the canvas");
     }
     animation->durations = calloc(animation->frame_count, sizeof *animation->durations);
     if (animation->durations == NULL) {
         webp_shim_animation_close(animation);
-        return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "out of memory");
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     }
     WebPIterator frame;
     for (uint32_t i = 0; i < animation->frame_count; i++) {
@@ -79,7 +77,7 @@ webp_shim_status webp_shim_animation_open(const uint8_t *bytes, size_t size, uin
     header->frame_count = animation->frame_count;
     header->loop_count = WebPDemuxGetI(animation->demux, WEBP_FF_LOOP_COUNT);
     *out = animation;
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 uint32_t webp_shim_animation_duration(const webp_shim_animation *animation, uint32_t index) {
@@ -155,12 +153,12 @@ static void blend_row(const webp_shim_animation *animation, const WebPIterator *
 }
 
 /** Composites frame `index` into `target` and advances the canvas past it. */
-static webp_shim_status render_frame(webp_shim_animation *animation, uint32_t index, uint8_t *target, size_t stride,
-                                     webp_shim_error *error) {
+static webimage_status render_frame(webp_shim_animation *animation, uint32_t index, uint8_t *target, size_t stride,
+                                     webimage_error *error) {
     WebPIterator frame;
     animation->next = index + 1;
     if (!WebPDemuxGetFrame(animation->demux, (int)index + 1, &frame)) {
-        return webp_shim_fail(error, WEBP_SHIM_CORRUPT, "the frame is missing from the container");
+        return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the frame is missing from the container");
     }
     size_t row_bytes = canvas_stride(animation);
     int key_frame = is_key_frame(animation, &frame);
@@ -202,21 +200,21 @@ static webp_shim_status render_frame(webp_shim_animation *animation, uint32_t in
     animation->previous = (previous_frame){frame.x_offset, frame.y_offset, frame.width, frame.height,
                                            frame.dispose_method, key_frame};
     WebPDemuxReleaseIterator(&frame);
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
-webp_shim_status webp_shim_animation_render(webp_shim_animation *animation, uint32_t index, void *pixels,
-                                            size_t stride, webp_shim_error *error) {
+webimage_status webp_shim_animation_render(webp_shim_animation *animation, uint32_t index, void *pixels,
+                                            size_t stride, webimage_error *error) {
     if (index >= animation->frame_count) {
-        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "no frame with that index");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "no frame with that index");
     }
     if (stride < canvas_stride(animation)) {
-        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "rows are shorter than the canvas");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "rows are shorter than the canvas");
     }
     size_t canvas_bytes = canvas_stride(animation) * animation->height;
     if (animation->canvas == NULL) {
         animation->canvas = calloc(1, canvas_bytes);
-        if (animation->canvas == NULL) return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "out of memory");
+        if (animation->canvas == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         animation->next = 0;
     }
     if (index < animation->next) {
@@ -226,7 +224,7 @@ webp_shim_status webp_shim_animation_render(webp_shim_animation *animation, uint
     }
     if (index > animation->next) {
         uint8_t *scratch = malloc(canvas_bytes);
-        if (scratch == NULL) return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "out of memory");
+        if (scratch == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         while (animation->next < index) {
             /* A frame that fails is skipped: the canvas stays as it was before it. */
             render_frame(animation, animation->next, scratch, canvas_stride(animation), error);

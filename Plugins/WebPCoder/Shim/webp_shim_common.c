@@ -1,17 +1,7 @@
 /* Errors, the RIFF signature, header reading and output sizes. */
-#include <stdio.h>
 #include <string.h>
 
 #include "webp_shim_internal.h"
-
-webp_shim_status webp_shim_fail(webp_shim_error *error, webp_shim_status status, const char *message) {
-    if (error->capacity == 0) return status;
-    size_t length = strlen(message);
-    if (length >= error->capacity) length = error->capacity - 1;
-    memcpy(error->message, message, length);
-    error->message[length] = '\0';
-    return status;
-}
 
 static const char *describe(VP8StatusCode code) {
     switch (code) {
@@ -26,20 +16,18 @@ static const char *describe(VP8StatusCode code) {
     }
 }
 
-webp_shim_status webp_shim_fail_decode(webp_shim_error *error, VP8StatusCode code, const char *what) {
-    webp_shim_status status;
+webimage_status webp_shim_fail_decode(webimage_error *error, VP8StatusCode code, const char *what) {
+    webimage_status status;
     switch (code) {
-    case VP8_STATUS_OUT_OF_MEMORY: status = WEBP_SHIM_OUT_OF_MEMORY; break;
+    case VP8_STATUS_OUT_OF_MEMORY: status = WEBIMAGE_STATUS_OUT_OF_MEMORY; break;
     case VP8_STATUS_NOT_ENOUGH_DATA:
-    case VP8_STATUS_SUSPENDED: status = WEBP_SHIM_TRUNCATED; break;
-    default: status = WEBP_SHIM_CORRUPT; break;
+    case VP8_STATUS_SUSPENDED: status = WEBIMAGE_STATUS_TRUNCATED_DATA; break;
+    default: status = WEBIMAGE_STATUS_CORRUPT_DATA; break;
     }
-    char message[160];
-    snprintf(message, sizeof message, "%s%s", what, describe(code));
-    return webp_shim_fail(error, status, message);
+    return webimage_failf(error, status, "%s%s", what, describe(code));
 }
 
-webp_shim_status webp_shim_fail_frame(webp_shim_error *error, VP8StatusCode code) {
+webimage_status webp_shim_fail_frame(webimage_error *error, VP8StatusCode code) {
     if (code == VP8_STATUS_NOT_ENOUGH_DATA || code == VP8_STATUS_SUSPENDED) code = VP8_STATUS_BITSTREAM_ERROR;
     return webp_shim_fail_decode(error, code, "");
 }
@@ -60,15 +48,15 @@ static int could_be_webp(const uint8_t *bytes, size_t size) {
     return 1;
 }
 
-webp_shim_status webp_shim_read_header(const uint8_t *bytes, size_t size, int count_frames, webp_shim_header *header,
-                                       webp_shim_error *error) {
+webimage_status webp_shim_read_header(const uint8_t *bytes, size_t size, int count_frames, webp_shim_header *header,
+                                       webimage_error *error) {
     memset(header, 0, sizeof *header);
-    if (bytes == NULL || size == 0) return webp_shim_fail(error, WEBP_SHIM_TRUNCATED, "the data is empty");
+    if (bytes == NULL || size == 0) return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the data is empty");
     if (!webp_shim_is_webp(bytes, size)) {
         if (size < 12 && could_be_webp(bytes, size)) {
-            return webp_shim_fail(error, WEBP_SHIM_TRUNCATED, "the file ends inside the RIFF header");
+            return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the RIFF header");
         }
-        return webp_shim_fail(error, WEBP_SHIM_NOT_WEBP, "not a WebP file (no RIFF WEBP header)");
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "not a WebP file (no RIFF WEBP header)");
     }
     WebPBitstreamFeatures features;
     VP8StatusCode code = WebPGetFeatures(bytes, size, &features);
@@ -85,14 +73,14 @@ webp_shim_status webp_shim_read_header(const uint8_t *bytes, size_t size, int co
         WebPDemuxState state;
         WebPDemuxer *demux = WebPDemuxPartial(&data, &state);
         if (demux == NULL) {
-            if (state == WEBP_DEMUX_PARSE_ERROR) return webp_shim_fail(error, WEBP_SHIM_CORRUPT, "invalid container");
-            return webp_shim_fail(error, WEBP_SHIM_TRUNCATED, "the file ends inside the container header");
+            if (state == WEBP_DEMUX_PARSE_ERROR) return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "invalid container");
+            return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the container header");
         }
         header->frame_count = WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
         header->loop_count = WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT);
         WebPDemuxDelete(demux);
     }
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void webp_shim_output_size(const webp_shim_header *header, uint32_t box_width, uint32_t box_height, uint32_t *width,
@@ -105,15 +93,15 @@ void webp_shim_output_size(const webp_shim_header *header, uint32_t box_width, u
     if (box_height < header->height) *height = box_height;
 }
 
-webp_shim_status webp_shim_open_demux(const uint8_t *bytes, size_t size, WebPDemuxer **demux, webp_shim_error *error) {
+webimage_status webp_shim_open_demux(const uint8_t *bytes, size_t size, WebPDemuxer **demux, webimage_error *error) {
     WebPData data = {bytes, size};
     WebPDemuxState state;
     *demux = WebPDemuxPartial(&data, &state);
-    if (*demux != NULL && state == WEBP_DEMUX_DONE) return WEBP_SHIM_OK;
+    if (*demux != NULL && state == WEBP_DEMUX_DONE) return WEBIMAGE_STATUS_OK;
     WebPDemuxDelete(*demux);
     *demux = NULL;
-    if (state == WEBP_DEMUX_PARSE_ERROR) return webp_shim_fail(error, WEBP_SHIM_CORRUPT, "invalid container");
-    return webp_shim_fail(error, WEBP_SHIM_TRUNCATED, "the data ends before the last frame");
+    if (state == WEBP_DEMUX_PARSE_ERROR) return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "invalid container");
+    return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the data ends before the last frame");
 }
 
 VP8StatusCode webp_shim_decode_frame(const WebPIterator *frame, uint8_t *target, size_t stride) {

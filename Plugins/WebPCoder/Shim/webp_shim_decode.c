@@ -4,19 +4,19 @@
 #include "webp_shim_internal.h"
 
 /** Frame 1 of an animation on its transparent canvas: always a key frame, never blended. */
-static webp_shim_status decode_first_frame(const uint8_t *bytes, size_t size, uint32_t width, uint32_t height,
-                                           uint8_t *pixels, size_t stride, webp_shim_error *error) {
+static webimage_status decode_first_frame(const uint8_t *bytes, size_t size, uint32_t width, uint32_t height,
+                                           uint8_t *pixels, size_t stride, webimage_error *error) {
     WebPDemuxer *demux;
-    webp_shim_status status = webp_shim_open_demux(bytes, size, &demux, error);
-    if (status != WEBP_SHIM_OK) return status;
+    webimage_status status = webp_shim_open_demux(bytes, size, &demux, error);
+    if (status != WEBIMAGE_STATUS_OK) return status;
     if (WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH) != width || WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT) != height) {
         WebPDemuxDelete(demux);
-        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "an animation decodes at its canvas size");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "an animation decodes at its canvas size");
     }
     WebPIterator frame;
     if (!WebPDemuxGetFrame(demux, 1, &frame)) {
         WebPDemuxDelete(demux);
-        return webp_shim_fail(error, WEBP_SHIM_CORRUPT, "the animation has no frames");
+        return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the animation has no frames");
     }
     int covers_canvas = frame.width == (int)width && frame.height == (int)height;
     if (!covers_canvas) {
@@ -29,24 +29,24 @@ static webp_shim_status decode_first_frame(const uint8_t *bytes, size_t size, ui
     if (code != VP8_STATUS_OK) {
         return webp_shim_fail_frame(error, code);
     }
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
-webp_shim_status webp_shim_decode(const uint8_t *bytes, size_t size, uint32_t width, uint32_t height, void *pixels,
-                                  size_t stride, webp_shim_error *error) {
+webimage_status webp_shim_decode(const uint8_t *bytes, size_t size, uint32_t width, uint32_t height, void *pixels,
+                                  size_t stride, webimage_error *error) {
     if (width == 0 || height == 0 || stride < (size_t)width * WEBP_SHIM_CHANNELS) {
-        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "invalid output size");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid output size");
     }
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) {
-        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "libwebp version mismatch");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "libwebp version mismatch");
     }
     VP8StatusCode code = WebPGetFeatures(bytes, size, &config.input);
     if (code != VP8_STATUS_OK) return webp_shim_fail_decode(error, code, "header: ");
     if (config.input.has_animation) return decode_first_frame(bytes, size, width, height, pixels, stride, error);
     if (width != (uint32_t)config.input.width || height != (uint32_t)config.input.height) {
         if (width > (uint32_t)config.input.width || height > (uint32_t)config.input.height) {
-            return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "libwebp scales down only");
+            return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "libwebp scales down only");
         }
         config.options.use_scaling = 1;
         config.options.scaled_width = (int)width;
@@ -59,5 +59,5 @@ webp_shim_status webp_shim_decode(const uint8_t *bytes, size_t size, uint32_t wi
     config.output.u.RGBA.size = stride * (height - 1) + (size_t)width * WEBP_SHIM_CHANNELS;
     code = WebPDecode(bytes, size, &config);
     if (code != VP8_STATUS_OK) return webp_shim_fail_decode(error, code, "");
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }

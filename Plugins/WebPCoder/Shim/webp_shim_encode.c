@@ -7,16 +7,16 @@
 
 #include "webp_shim_internal.h"
 
-static webp_shim_status fail_encode(webp_shim_error *error, WebPEncodingError code) {
+static webimage_status fail_encode(webimage_error *error, WebPEncodingError code) {
     switch (code) {
     case VP8_ENC_ERROR_OUT_OF_MEMORY:
     case VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY:
-        return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "libwebp's encoder ran out of memory");
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "libwebp's encoder ran out of memory");
     case VP8_ENC_ERROR_BAD_DIMENSION:
-        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "WebP images are at most 16383 x 16383 pixels");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "WebP images are at most 16383 x 16383 pixels");
     case VP8_ENC_ERROR_FILE_TOO_BIG:
-        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "the encoded file would exceed 4 GiB");
-    default: return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "libwebp's encoder rejected the input");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the encoded file would exceed 4 GiB");
+    default: return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "libwebp's encoder rejected the input");
     }
 }
 
@@ -53,19 +53,19 @@ static int import(WebPPicture *picture, const void *pixels, uint32_t width, uint
     return ok;
 }
 
-webp_shim_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+webimage_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
                                   int sixteen_bit, webp_shim_encoding encoding, webp_shim_output *output,
-                                  webp_shim_error *error) {
+                                  webimage_error *error) {
     memset(output, 0, sizeof *output);
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         return fail_encode(error, VP8_ENC_ERROR_BAD_DIMENSION);
     }
     WebPConfig config;
-    if (!configure(&config, encoding)) return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "invalid settings");
+    if (!configure(&config, encoding)) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid settings");
     WebPPicture picture;
     if (!import(&picture, pixels, width, height, stride, sixteen_bit, encoding.lossless)) {
         WebPPictureFree(&picture);
-        return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "could not import the pixels");
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not import the pixels");
     }
     WebPMemoryWriter writer;
     WebPMemoryWriterInit(&writer);
@@ -80,36 +80,36 @@ webp_shim_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t h
     }
     output->bytes = writer.mem;
     output->size = writer.size;
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
-webp_shim_status webp_shim_encode_animation(const webp_shim_frame *frames, uint32_t count, uint32_t width,
+webimage_status webp_shim_encode_animation(const webp_shim_frame *frames, uint32_t count, uint32_t width,
                                             uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
-                                            webp_shim_output *output, webp_shim_error *error) {
+                                            webp_shim_output *output, webimage_error *error) {
     memset(output, 0, sizeof *output);
-    if (count == 0) return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "an animation needs frames");
+    if (count == 0) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "an animation needs frames");
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         return fail_encode(error, VP8_ENC_ERROR_BAD_DIMENSION);
     }
-    if (loop_count > 65535) return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "loop counts go up to 65535");
+    if (loop_count > 65535) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "loop counts go up to 65535");
     WebPConfig config;
-    if (!configure(&config, encoding)) return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "invalid settings");
+    if (!configure(&config, encoding)) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid settings");
     WebPAnimEncoderOptions options;
     if (!WebPAnimEncoderOptionsInit(&options)) {
-        return webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "libwebp version mismatch");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "libwebp version mismatch");
     }
     options.anim_params.loop_count = (int)loop_count;
     WebPAnimEncoder *encoder = WebPAnimEncoderNew((int)width, (int)height, &options);
-    if (encoder == NULL) return webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "could not start the encoder");
-    webp_shim_status status = WEBP_SHIM_OK;
+    if (encoder == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not start the encoder");
+    webimage_status status = WEBIMAGE_STATUS_OK;
     uint64_t timestamp = 0;
-    for (uint32_t i = 0; i < count && status == WEBP_SHIM_OK; i++) {
+    for (uint32_t i = 0; i < count && status == WEBIMAGE_STATUS_OK; i++) {
         WebPPicture picture;
         if (!import(&picture, frames[i].pixels, width, height, frames[i].stride, frames[i].sixteen_bit,
                     encoding.lossless)) {
-            status = webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "could not import the pixels");
+            status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not import the pixels");
         } else if (timestamp > INT32_MAX) {
-            status = webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "the animation is too long");
+            status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the animation is too long");
         } else if (!WebPAnimEncoderAdd(encoder, &picture, (int)timestamp, &config)) {
             status = fail_encode(error, picture.error_code);
         }
@@ -118,21 +118,21 @@ webp_shim_status webp_shim_encode_animation(const webp_shim_frame *frames, uint3
     }
     WebPData data;
     WebPDataInit(&data);
-    if (status == WEBP_SHIM_OK && timestamp > INT32_MAX) {
-        status = webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, "the animation is too long");
+    if (status == WEBIMAGE_STATUS_OK && timestamp > INT32_MAX) {
+        status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the animation is too long");
     }
-    if (status == WEBP_SHIM_OK &&
+    if (status == WEBIMAGE_STATUS_OK &&
         (!WebPAnimEncoderAdd(encoder, NULL, (int)timestamp, NULL) || !WebPAnimEncoderAssemble(encoder, &data))) {
-        status = webp_shim_fail(error, WEBP_SHIM_INVALID_ARGUMENT, WebPAnimEncoderGetError(encoder));
+        status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, WebPAnimEncoderGetError(encoder));
     }
     WebPAnimEncoderDelete(encoder);
-    if (status != WEBP_SHIM_OK) {
+    if (status != WEBIMAGE_STATUS_OK) {
         WebPDataClear(&data);
         return status;
     }
     output->bytes = (uint8_t *)data.bytes;
     output->size = data.size;
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void webp_shim_free(void *pointer) { WebPFree(pointer); }

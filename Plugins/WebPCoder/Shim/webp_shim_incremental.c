@@ -21,7 +21,7 @@ struct webp_shim_incremental {
     uint32_t rows;
     int complete;
     /** The first failure, repeated by later calls. */
-    webp_shim_status failure;
+    webimage_status failure;
 };
 
 webp_shim_incremental *webp_shim_incremental_create(uint64_t max_pixel_count) {
@@ -53,34 +53,34 @@ static int keep(webp_shim_incremental *decoder, const uint8_t *bytes, size_t siz
     return 1;
 }
 
-static webp_shim_status failed(webp_shim_incremental *decoder, webp_shim_status status) {
+static webimage_status failed(webp_shim_incremental *decoder, webimage_status status) {
     decoder->failure = status;
     return status;
 }
 
 /** Reads the header from the pending bytes; starts the WebPIDecoder for still images. */
-static webp_shim_status start(webp_shim_incremental *decoder, int is_final, webp_shim_error *error) {
-    webp_shim_status status = webp_shim_read_header(decoder->pending, decoder->pending_size, 0, &decoder->header, error);
-    if (status == WEBP_SHIM_TRUNCATED && !is_final) return WEBP_SHIM_OK;
-    if (status != WEBP_SHIM_OK) return failed(decoder, status);
+static webimage_status start(webp_shim_incremental *decoder, int is_final, webimage_error *error) {
+    webimage_status status = webp_shim_read_header(decoder->pending, decoder->pending_size, 0, &decoder->header, error);
+    if (status == WEBIMAGE_STATUS_TRUNCATED_DATA && !is_final) return WEBIMAGE_STATUS_OK;
+    if (status != WEBIMAGE_STATUS_OK) return failed(decoder, status);
     uint64_t pixels = (uint64_t)decoder->header.width * decoder->header.height;
     if (decoder->max_pixel_count > 0 && pixels > decoder->max_pixel_count) {
-        return failed(decoder, webp_shim_fail(error, WEBP_SHIM_TOO_LARGE, "the image exceeds the pixel limit"));
+        return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_TOO_LARGE, "the image exceeds the pixel limit"));
     }
     decoder->have_header = 1;
     size_t stride = (size_t)decoder->header.width * WEBP_SHIM_CHANNELS;
     decoder->pixels = calloc(decoder->header.height, stride);
-    if (decoder->pixels == NULL) return failed(decoder, webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "out of memory"));
-    if (decoder->header.animated) return WEBP_SHIM_OK;
+    if (decoder->pixels == NULL) return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory"));
+    if (decoder->header.animated) return WEBIMAGE_STATUS_OK;
     decoder->decoder = WebPINewRGB(MODE_RGBA, decoder->pixels, stride * decoder->header.height, (int)stride);
     if (decoder->decoder == NULL) {
-        return failed(decoder, webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "could not start libwebp's decoder"));
+        return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not start libwebp's decoder"));
     }
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
-static webp_shim_status feed(webp_shim_incremental *decoder, const uint8_t *bytes, size_t size, int is_final,
-                             webp_shim_error *error) {
+static webimage_status feed(webp_shim_incremental *decoder, const uint8_t *bytes, size_t size, int is_final,
+                             webimage_error *error) {
     VP8StatusCode code = WebPIAppend(decoder->decoder, bytes, size);
     int last_row = 0;
     if (WebPIDecGetRGB(decoder->decoder, &last_row, NULL, NULL, NULL) != NULL && last_row > 0) {
@@ -89,41 +89,41 @@ static webp_shim_status feed(webp_shim_incremental *decoder, const uint8_t *byte
     if (code == VP8_STATUS_OK) {
         decoder->complete = 1;
         decoder->rows = decoder->header.height;
-        return WEBP_SHIM_OK;
+        return WEBIMAGE_STATUS_OK;
     }
     if (code == VP8_STATUS_SUSPENDED) {
-        if (!is_final) return WEBP_SHIM_OK;
-        return failed(decoder, webp_shim_fail(error, WEBP_SHIM_TRUNCATED, "the file ends before the image is complete"));
+        if (!is_final) return WEBIMAGE_STATUS_OK;
+        return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends before the image is complete"));
     }
     return failed(decoder, webp_shim_fail_decode(error, code, ""));
 }
 
-webp_shim_status webp_shim_incremental_append(webp_shim_incremental *decoder, const uint8_t *bytes, size_t size,
-                                              int is_final, webp_shim_error *error) {
-    if (decoder->failure != WEBP_SHIM_OK) return webp_shim_fail(error, decoder->failure, "the decode already failed");
-    if (decoder->complete) return WEBP_SHIM_OK;
+webimage_status webp_shim_incremental_append(webp_shim_incremental *decoder, const uint8_t *bytes, size_t size,
+                                              int is_final, webimage_error *error) {
+    if (decoder->failure != WEBIMAGE_STATUS_OK) return webimage_fail(error, decoder->failure, "the decode already failed");
+    if (decoder->complete) return WEBIMAGE_STATUS_OK;
     if (decoder->decoder != NULL) return feed(decoder, bytes, size, is_final, error);
-    if (!keep(decoder, bytes, size)) return failed(decoder, webp_shim_fail(error, WEBP_SHIM_OUT_OF_MEMORY, "out of memory"));
+    if (!keep(decoder, bytes, size)) return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory"));
     if (!decoder->have_header) {
-        webp_shim_status status = start(decoder, is_final, error);
-        if (status != WEBP_SHIM_OK || !decoder->have_header) return status;
+        webimage_status status = start(decoder, is_final, error);
+        if (status != WEBIMAGE_STATUS_OK || !decoder->have_header) return status;
     }
     if (decoder->decoder != NULL) {
-        webp_shim_status status = feed(decoder, decoder->pending, decoder->pending_size, is_final, error);
+        webimage_status status = feed(decoder, decoder->pending, decoder->pending_size, is_final, error);
         free(decoder->pending);
         decoder->pending = NULL;
         decoder->pending_size = decoder->pending_capacity = 0;
         return status;
     }
     /* An animation: the first frame once the whole file is here. */
-    if (!is_final) return WEBP_SHIM_OK;
-    webp_shim_status status =
+    if (!is_final) return WEBIMAGE_STATUS_OK;
+    webimage_status status =
         webp_shim_decode(decoder->pending, decoder->pending_size, decoder->header.width, decoder->header.height,
                          decoder->pixels, (size_t)decoder->header.width * WEBP_SHIM_CHANNELS, error);
-    if (status != WEBP_SHIM_OK) return failed(decoder, status);
+    if (status != WEBIMAGE_STATUS_OK) return failed(decoder, status);
     decoder->complete = 1;
     decoder->rows = decoder->header.height;
-    return WEBP_SHIM_OK;
+    return WEBIMAGE_STATUS_OK;
 }
 
 void webp_shim_incremental_canvas(const webp_shim_incremental *decoder, webp_shim_canvas *canvas) {

@@ -10,24 +10,21 @@
 /** Bytes per RGBA8 pixel. */
 #define WEBP_SHIM_CHANNELS 4
 
-/** Copies `message` into `error`, truncating to fit, and returns `status`. */
-webp_shim_status webp_shim_fail(webp_shim_error *error, webp_shim_status status, const char *message);
-
 /** The shim status and message for a libwebp decoder status (`what` prefixes the message). */
-webp_shim_status webp_shim_fail_decode(webp_shim_error *error, VP8StatusCode code, const char *what);
+webimage_status webp_shim_fail_decode(webimage_error *error, VP8StatusCode code, const char *what);
 
 /**
  * The failure of one frame of a complete container: a frame whose data ends early is
  * corrupt, not truncated.
  */
-webp_shim_status webp_shim_fail_frame(webp_shim_error *error, VP8StatusCode code);
+webimage_status webp_shim_fail_frame(webimage_error *error, VP8StatusCode code);
 
 /**
  * Opens a demuxer over a complete file: TRUNCATED when the bytes end before the last
  * chunk, CORRUPT when the container is invalid.
  */
-webp_shim_status webp_shim_open_demux(const uint8_t *bytes, size_t size, WebPDemuxer **demux,
-                                      webp_shim_error *error);
+webimage_status webp_shim_open_demux(const uint8_t *bytes, size_t size, WebPDemuxer **demux,
+                                      webimage_error *error);
 
 /** Decodes one frame's bitstream into `target` (frame size RGBA8, rows `stride` bytes apart). */
 VP8StatusCode webp_shim_decode_frame(const WebPIterator *frame, uint8_t *target, size_t stride);

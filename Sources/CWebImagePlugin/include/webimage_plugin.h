@@ -18,9 +18,12 @@
 #ifndef WEBIMAGE_PLUGIN_H
 #define WEBIMAGE_PLUGIN_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +60,14 @@ typedef int32_t webimage_status;
 #define WEBIMAGE_STATUS_UNSUPPORTED_OPERATION 8
 /** Any other failure inside the plugin. */
 #define WEBIMAGE_STATUS_INTERNAL_ERROR 9
+/** The operation was cancelled by the caller before it finished. */
+#define WEBIMAGE_STATUS_CANCELLED 10
+/** What was asked for does not exist (for example a key a cache does not hold, or a missing file). */
+#define WEBIMAGE_STATUS_NOT_FOUND 11
+/** Reading or writing a file, socket or other resource failed. */
+#define WEBIMAGE_STATUS_IO_ERROR 12
+/** The operation did not finish within its time limit. */
+#define WEBIMAGE_STATUS_TIMED_OUT 13
 
 /** Where a plugin writes the reason for a failure: a NUL-terminated string, truncated to fit. */
 typedef struct webimage_error {
@@ -337,7 +348,7 @@ typedef struct webimage_plugin_descriptor {
 /** The entry function. Returns NULL when the plugin cannot run with this host. */
 typedef const webimage_plugin_descriptor *_Nullable (*webimage_plugin_entry_fn)(const webimage_host *_Nonnull host);
 
-/** Writes a formatted reason into `error` (never overflows). Returns `status`. */
+/** Copies `message` into `error` (truncated to fit, never overflows). Returns `status`. */
 static inline webimage_status webimage_fail(webimage_error *_Nonnull error, webimage_status status,
                                             const char *_Nonnull message) {
     size_t i = 0;
@@ -345,6 +356,45 @@ static inline webimage_status webimage_fail(webimage_error *_Nonnull error, webi
     for (; message[i] != '\0' && i + 1 < error->message_capacity; i++) error->message[i] = message[i];
     error->message[i] = '\0';
     return status;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define WEBIMAGE_PRINTF_FORMAT(format_index, first_argument) \
+    __attribute__((format(printf, format_index, first_argument)))
+#else
+#define WEBIMAGE_PRINTF_FORMAT(format_index, first_argument)
+#endif
+
+/**
+ * webimage_fail with a printf-style reason: formats `format` and the arguments into
+ * `error` with vsnprintf (truncated to fit, never overflows). Returns `status`.
+ */
+static inline webimage_status webimage_failf(webimage_error *_Nonnull error, webimage_status status,
+                                             const char *_Nonnull format, ...) WEBIMAGE_PRINTF_FORMAT(3, 4);
+
+static inline webimage_status webimage_failf(webimage_error *_Nonnull error, webimage_status status,
+                                             const char *_Nonnull format, ...) {
+    va_list arguments;
+    if (error->message_capacity == 0) return status;
+    va_start(arguments, format);
+    vsnprintf(error->message, error->message_capacity, format, arguments);
+    va_end(arguments);
+    return status;
+}
+
+/**
+ * Checks a `width` × `height` output against `max_pixel_count` (the most pixels allowed,
+ * webimage_decode_options.max_pixel_count; 0 = no limit), in 64-bit arithmetic so the
+ * product never overflows. Returns WEBIMAGE_STATUS_OK when the image fits, else
+ * WEBIMAGE_STATUS_TOO_LARGE with the reason the host gives for the same check in `error`:
+ * "image too large: <width>×<height> pixels exceed the limit of <max_pixel_count> pixels".
+ */
+static inline webimage_status webimage_check_pixel_limit(uint32_t width, uint32_t height, uint64_t max_pixel_count,
+                                                         webimage_error *_Nonnull error) {
+    if (max_pixel_count == 0 || (uint64_t)width * (uint64_t)height <= max_pixel_count) return WEBIMAGE_STATUS_OK;
+    return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
+                          "image too large: %" PRIu32 "×%" PRIu32 " pixels exceed the limit of %" PRIu64 " pixels", width,
+                          height, max_pixel_count);
 }
 
 #ifdef __cplusplus

@@ -27,7 +27,6 @@ public struct ErrorMessageBuffer: ~Copyable {
 
     /// The error for a failed `status`, with the plugin's message.
     public func error(for status: webimage_status, operation: String) -> ImageCodingError {
-        let kind = ImageCodingError.Kind(status: status)
-        return ImageCodingError(kind, message(or: "\(operation) failed with status \(status)"))
+        PluginStatus(status).codingError(message(or: "\(operation) failed with status \(status)"))
     }
 }

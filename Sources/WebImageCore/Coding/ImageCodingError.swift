@@ -1,6 +1,6 @@
 /// Why decoding or encoding failed. `kind` is for code, `message` for people.
 public struct ImageCodingError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The categories match the status codes of the plugin ABI one to one.
+    /// What went wrong, for code. ``PluginStatus`` maps the plugin ABI's status codes onto these.
     public enum Kind: Sendable, Equatable, CaseIterable {
         /// An argument or option is out of range.
         case invalidArgument
@@ -20,6 +20,10 @@ public struct ImageCodingError: Error, Sendable, Equatable, CustomStringConverti
         case unsupportedOperation
         /// Any other failure inside a coder.
         case internalError
+        /// The caller cancelled the operation before it finished.
+        case cancelled
+        /// The operation did not finish within its time limit.
+        case timedOut
     }
 
     public let kind: Kind

@@ -10,10 +10,10 @@
 
 static void decode_all(const uint8_t *data, size_t size, int allow_partial) {
     char message[256];
-    gif_shim_error error = {message, sizeof message};
+    webimage_error error = {message, sizeof message};
     gif_shim_animation *animation = NULL;
     gif_shim_info info;
-    if (gif_shim_open(data, size, allow_partial, 16u << 20, &animation, &info, &error) != GIF_SHIM_OK) return;
+    if (gif_shim_open(data, size, allow_partial, 16u << 20, &animation, &info, &error) != WEBIMAGE_STATUS_OK) return;
     uint8_t *pixels = malloc((size_t)info.width * info.height * 4);
     if (pixels != NULL) {
         for (uint32_t i = 0; i < info.frame_count && i < 64; i++) {

@@ -13,15 +13,15 @@ enum { max_pixels = 4 * 1024 * 1024 };
 
 static void decode(const uint8_t *data, size_t size, int sixteen_bit, int thumbnail) {
     char message[256];
-    heif_shim_error error = {message, sizeof message};
+    webimage_error error = {message, sizeof message};
     heif_shim_reader *reader = NULL;
     heif_shim_info info;
-    if (heif_shim_open(data, size, max_pixels, &reader, &info, &error) != HEIF_SHIM_OK) return;
+    if (heif_shim_open(data, size, max_pixels, &reader, &info, &error) != WEBIMAGE_STATUS_OK) return;
     uint32_t width = 0, height = 0;
     if (thumbnail) heif_shim_use_thumbnail(reader, 16, 16, &width, &height);
     heif_shim_decoded *decoded = NULL;
     int deep = 0;
-    if (heif_shim_decode(reader, sixteen_bit, max_pixels, &decoded, &width, &height, &deep, &error) == HEIF_SHIM_OK) {
+    if (heif_shim_decode(reader, sixteen_bit, max_pixels, &decoded, &width, &height, &deep, &error) == WEBIMAGE_STATUS_OK) {
         size_t stride = (size_t)width * (deep ? 8 : 4);
         void *pixels = malloc(stride * height);
         if (pixels) heif_shim_copy(decoded, pixels, stride);

@@ -13,23 +13,23 @@
 enum { max_output_pixels = 4 * 1024 * 1024 };
 
 typedef struct answer {
-    jpeg_shim_status status;
+    webimage_status status;
     uint32_t width;
     uint32_t height;
     uint8_t *pixels;
 } answer;
 
 static answer decode(const uint8_t *data, size_t size, int allow_dc_path) {
-    answer result = {JPEG_SHIM_OK, 0, 0, NULL};
+    answer result = {WEBIMAGE_STATUS_OK, 0, 0, NULL};
     char message[256];
-    jpeg_shim_error error = {message, sizeof message};
+    webimage_error error = {message, sizeof message};
     jpeg_shim_reader *reader = NULL;
     jpeg_shim_header header;
     result.status = jpeg_shim_open(data, size, 1, &reader, &header, &result.width, &result.height, &error);
-    if (result.status != JPEG_SHIM_OK) return result;
+    if (result.status != WEBIMAGE_STATUS_OK) return result;
     if ((uint64_t)result.width * result.height > max_output_pixels) {
         jpeg_shim_close(reader);
-        result.status = JPEG_SHIM_TOO_LARGE;
+        result.status = WEBIMAGE_STATUS_TOO_LARGE;
         return result;
     }
     jpeg_shim_allow_dc_path(reader, allow_dc_path);
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     answer fast = decode(data, size, 1);
     answer reference = decode(data, size, 0);
     if (fast.status != reference.status || fast.width != reference.width || fast.height != reference.height) abort();
-    if (fast.status == JPEG_SHIM_OK &&
+    if (fast.status == WEBIMAGE_STATUS_OK &&
         memcmp(fast.pixels, reference.pixels, (size_t)fast.width * fast.height * 4) != 0) {
         abort();
     }

@@ -14,7 +14,7 @@
 enum { max_pixels = 4 * 1024 * 1024 };
 
 typedef struct answer {
-    png_shim_status status;
+    webimage_status status;
     char message[256];
     size_t size;
     uint8_t *pixels;
@@ -23,15 +23,15 @@ typedef struct answer {
 static answer decode(const uint8_t *data, size_t size, int sixteen_bit, png_shim_decoder decoder) {
     answer result;
     memset(&result, 0, sizeof result);
-    png_shim_error error = {result.message, sizeof result.message};
+    webimage_error error = {result.message, sizeof result.message};
     png_shim_reader *reader = NULL;
     png_shim_header header;
     int sixteen_bit_output = 0;
     result.status = png_shim_open(data, size, sixteen_bit, &reader, &header, &sixteen_bit_output, &error);
-    if (result.status != PNG_SHIM_OK) return result;
+    if (result.status != WEBIMAGE_STATUS_OK) return result;
     if ((uint64_t)header.width * header.height > max_pixels) {
         png_shim_close(reader);
-        result.status = PNG_SHIM_TOO_LARGE;
+        result.status = WEBIMAGE_STATUS_TOO_LARGE;
         return result;
     }
     size_t stride = (size_t)header.width * (sixteen_bit_output ? 8 : 4);
@@ -48,8 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         answer automatic = decode(data, size, sixteen_bit, PNG_SHIM_DECODER_AUTOMATIC);
         answer libpng = decode(data, size, sixteen_bit, PNG_SHIM_DECODER_LIBPNG);
         if (automatic.status != libpng.status || automatic.size != libpng.size) abort();
-        if (automatic.status != PNG_SHIM_OK && strcmp(automatic.message, libpng.message) != 0) abort();
-        if (automatic.status == PNG_SHIM_OK && memcmp(automatic.pixels, libpng.pixels, automatic.size) != 0) abort();
+        if (automatic.status != WEBIMAGE_STATUS_OK && strcmp(automatic.message, libpng.message) != 0) abort();
+        if (automatic.status == WEBIMAGE_STATUS_OK && memcmp(automatic.pixels, libpng.pixels, automatic.size) != 0) abort();
         free(automatic.pixels);
         free(libpng.pixels);
     }

@@ -11,7 +11,7 @@
 /** The pixel limit the harness decodes under (4 megapixels, 16 MiB per buffer). */
 #define FUZZ_MAX_PIXELS (4u << 20)
 
-static void decode_still(const uint8_t *data, size_t size, const webp_shim_header *header, webp_shim_error *error) {
+static void decode_still(const uint8_t *data, size_t size, const webp_shim_header *header, webimage_error *error) {
     uint32_t box[][2] = {{0, 0}, {header->width / 3 + 1, header->height / 2 + 1}};
     for (size_t i = 0; i < 2; i++) {
         uint32_t width = 0, height = 0;
@@ -26,10 +26,10 @@ static void decode_still(const uint8_t *data, size_t size, const webp_shim_heade
     }
 }
 
-static void decode_animation(const uint8_t *data, size_t size, webp_shim_error *error) {
+static void decode_animation(const uint8_t *data, size_t size, webimage_error *error) {
     webp_shim_animation *animation = NULL;
     webp_shim_header header;
-    if (webp_shim_animation_open(data, size, FUZZ_MAX_PIXELS, &animation, &header, error) != WEBP_SHIM_OK) return;
+    if (webp_shim_animation_open(data, size, FUZZ_MAX_PIXELS, &animation, &header, error) != WEBIMAGE_STATUS_OK) return;
     size_t stride = (size_t)header.width * 4;
     uint8_t *pixels = malloc(stride * header.height);
     if (pixels != NULL) {
@@ -43,7 +43,7 @@ static void decode_animation(const uint8_t *data, size_t size, webp_shim_error *
     webp_shim_animation_close(animation);
 }
 
-static void decode_incrementally(const uint8_t *data, size_t size, webp_shim_error *error) {
+static void decode_incrementally(const uint8_t *data, size_t size, webimage_error *error) {
     webp_shim_incremental *decoder = webp_shim_incremental_create(FUZZ_MAX_PIXELS);
     if (decoder == NULL) return;
     size_t piece = size % 61 + 1;
@@ -58,10 +58,10 @@ static void decode_incrementally(const uint8_t *data, size_t size, webp_shim_err
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char message[256];
-    webp_shim_error error = {message, sizeof message};
+    webimage_error error = {message, sizeof message};
     webp_shim_header header;
     webp_shim_read_header(data, size, 1, &header, &error);
-    if (webp_shim_read_header(data, size, 0, &header, &error) == WEBP_SHIM_OK) decode_still(data, size, &header, &error);
+    if (webp_shim_read_header(data, size, 0, &header, &error) == WEBIMAGE_STATUS_OK) decode_still(data, size, &header, &error);
     if (size > 0) decode_animation(data, size, &error);
     decode_incrementally(data, size, &error);
     return 0;

@@ -12,30 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_plugin.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#if !defined(__clang__) && !defined(_Nonnull)
-#define _Nonnull
-#define _Nullable
-#endif
-
-typedef enum gif_shim_status {
-    GIF_SHIM_OK = 0,
-    GIF_SHIM_NOT_GIF = 1,
-    GIF_SHIM_CORRUPT = 2,
-    GIF_SHIM_TRUNCATED = 3,
-    GIF_SHIM_TOO_LARGE = 4,
-    GIF_SHIM_OUT_OF_MEMORY = 5,
-    GIF_SHIM_INVALID_ARGUMENT = 6,
-} gif_shim_status;
-
-/** Where a shim function writes the reason for a failure (NUL-terminated, truncated to fit). */
-typedef struct gif_shim_error {
-    char *_Nonnull message;
-    size_t capacity;
-} gif_shim_error;
 
 /** What the scan found. */
 typedef struct gif_shim_info {
@@ -58,11 +39,11 @@ typedef struct gif_shim_animation gif_shim_animation;
 /**
  * Scans `bytes` (which must stay valid until gif_shim_close). With `allow_partial` a file
  * that ends inside a frame is opened with the frames complete so far; without it, that is
- * GIF_SHIM_TRUNCATED. A canvas over `max_pixel_count` pixels (0 = no limit) is TOO_LARGE.
+ * WEBIMAGE_STATUS_TRUNCATED_DATA. A canvas over `max_pixel_count` pixels (0 = no limit) is TOO_LARGE.
  */
-gif_shim_status gif_shim_open(const uint8_t *_Nonnull bytes, size_t size, int allow_partial, uint64_t max_pixel_count,
+webimage_status gif_shim_open(const uint8_t *_Nonnull bytes, size_t size, int allow_partial, uint64_t max_pixel_count,
                               gif_shim_animation *_Nullable *_Nonnull animation, gif_shim_info *_Nonnull info,
-                              gif_shim_error *_Nonnull error);
+                              webimage_error *_Nonnull error);
 
 /** How long frame `index` shows, in milliseconds (delays of 10 ms or less count as 100 ms). */
 uint32_t gif_shim_frame_duration(const gif_shim_animation *_Nonnull animation, uint32_t index);
@@ -72,8 +53,8 @@ uint32_t gif_shim_frame_duration(const gif_shim_animation *_Nonnull animation, u
  * A corrupt frame fails for itself only: later frames skip over it. After a failure the
  * content of `pixels` is unspecified.
  */
-gif_shim_status gif_shim_decode_frame(gif_shim_animation *_Nonnull animation, uint32_t index, void *_Nonnull pixels,
-                                      size_t stride, gif_shim_error *_Nonnull error);
+webimage_status gif_shim_decode_frame(gif_shim_animation *_Nonnull animation, uint32_t index, void *_Nonnull pixels,
+                                      size_t stride, webimage_error *_Nonnull error);
 
 void gif_shim_close(gif_shim_animation *_Nullable animation);
 
@@ -95,9 +76,9 @@ typedef struct gif_shim_output {
  * 255 colours with giflib's median-cut quantiser, pixels with alpha below 128 written as
  * transparent. With more than one frame a NETSCAPE2.0 extension stores `loop_count`.
  */
-gif_shim_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
+webimage_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
                                 uint32_t height, uint32_t loop_count, gif_shim_output *_Nonnull output,
-                                gif_shim_error *_Nonnull error);
+                                webimage_error *_Nonnull error);
 
 void gif_shim_free(void *_Nullable pointer);
 

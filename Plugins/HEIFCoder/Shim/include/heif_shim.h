@@ -1,7 +1,7 @@
 /*
  * heif_shim.h — the small C layer between the HEIF plugin's Swift code and libheif.
  *
- * Each function returns a heif_shim_status and, on failure, writes a reason into `error`.
+ * Each function returns a webimage_status and, on failure, writes a reason into `error`.
  * HEVC is decoded by a libde265 decoder plugin registered here, which runs libde265 with
  * two worker threads (libheif's own plugin starts one) and, for 8-bit images without alpha,
  * converts YCbCr to RGB itself on two threads; AV1 goes through libheif's dav1d or aom
@@ -14,40 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_plugin.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#if !defined(__clang__) && !defined(_Nonnull)
-#define _Nonnull
-#define _Nullable
-#endif
-
-typedef enum heif_shim_status {
-    HEIF_SHIM_OK = 0,
-    /** Not a HEIF-family file. */
-    HEIF_SHIM_NOT_HEIF = 1,
-    /** libheif or the codec rejected the data. */
-    HEIF_SHIM_CORRUPT = 2,
-    /** The data ends before the image does. */
-    HEIF_SHIM_TRUNCATED = 3,
-    /** The image has more pixels than allowed. */
-    HEIF_SHIM_TOO_LARGE = 4,
-    /** malloc failed. */
-    HEIF_SHIM_OUT_OF_MEMORY = 5,
-    /** An argument is out of range. */
-    HEIF_SHIM_INVALID_ARGUMENT = 6,
-    /** A valid file that needs a feature or codec this libheif lacks. */
-    HEIF_SHIM_UNSUPPORTED = 7,
-    /** The encoder failed. */
-    HEIF_SHIM_INTERNAL = 8,
-} heif_shim_status;
-
-/** Where a shim function writes the reason for a failure (NUL-terminated, truncated to fit). */
-typedef struct heif_shim_error {
-    char *_Nonnull message;
-    size_t capacity;
-} heif_shim_error;
 
 /** What the boxes say about the primary image. */
 typedef struct heif_shim_info {
@@ -76,9 +47,9 @@ typedef struct heif_shim_reader heif_shim_reader;
  * Opens `bytes` (valid until heif_shim_close) and reads its boxes. `max_side` (0 = libheif's
  * default of 32768) is libheif's security limit on each side of every image in the file.
  */
-heif_shim_status heif_shim_open(const uint8_t *_Nonnull bytes, size_t size, uint64_t max_side,
+webimage_status heif_shim_open(const uint8_t *_Nonnull bytes, size_t size, uint64_t max_side,
                                 heif_shim_reader *_Nullable *_Nonnull reader, heif_shim_info *_Nonnull info,
-                                heif_shim_error *_Nonnull error);
+                                webimage_error *_Nonnull error);
 
 void heif_shim_close(heif_shim_reader *_Nullable reader);
 
@@ -100,10 +71,10 @@ typedef struct heif_shim_decoded heif_shim_decoded;
  * with CORRUPT when the coded image does not have the size the boxes declare.
  * `*width` × `*height` is the output size and `*sixteen_bit_out` says which format it has.
  */
-heif_shim_status heif_shim_decode(heif_shim_reader *_Nonnull reader, int sixteen_bit, uint64_t max_pixel_count,
+webimage_status heif_shim_decode(heif_shim_reader *_Nonnull reader, int sixteen_bit, uint64_t max_pixel_count,
                                   heif_shim_decoded *_Nullable *_Nonnull decoded, uint32_t *_Nonnull width,
                                   uint32_t *_Nonnull height, int *_Nonnull sixteen_bit_out,
-                                  heif_shim_error *_Nonnull error);
+                                  webimage_error *_Nonnull error);
 
 /**
  * Copies the decoded pixels into `pixels` (rows `stride` bytes apart; 8-bit images are
@@ -137,9 +108,9 @@ typedef struct heif_shim_encode_options {
  * Encodes RGBA pixels (8 bits, or 16 bits native endian stored as 10-bit samples) as one
  * primary image.
  */
-heif_shim_status heif_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
+webimage_status heif_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
                                   int sixteen_bit, heif_shim_encode_options options,
-                                  heif_shim_output *_Nonnull output, heif_shim_error *_Nonnull error);
+                                  heif_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void heif_shim_free(void *_Nullable pointer);
 

@@ -2,7 +2,7 @@
  * jpeg_shim.h — the small C layer between the JPEG plugin's Swift code and libjpeg-turbo.
  *
  * libjpeg reports errors through a callback that must not return (longjmp), so every
- * libjpeg call happens in C, behind these functions. Each returns a jpeg_shim_status and,
+ * libjpeg call happens in C, behind these functions. Each returns a webimage_status and,
  * on failure, writes a reason into `error`.
  */
 #ifndef WEBIMAGE_JPEG_SHIM_H
@@ -11,36 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_plugin.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#if !defined(__clang__) && !defined(_Nonnull)
-#define _Nonnull
-#define _Nullable
-#endif
-
-typedef enum jpeg_shim_status {
-    JPEG_SHIM_OK = 0,
-    /** Not a JPEG file. */
-    JPEG_SHIM_NOT_JPEG = 1,
-    /** libjpeg rejected the data. */
-    JPEG_SHIM_CORRUPT = 2,
-    /** The data ends before the image does. */
-    JPEG_SHIM_TRUNCATED = 3,
-    /** The image has more pixels than allowed. */
-    JPEG_SHIM_TOO_LARGE = 4,
-    /** malloc failed. */
-    JPEG_SHIM_OUT_OF_MEMORY = 5,
-    /** An argument is out of range. */
-    JPEG_SHIM_INVALID_ARGUMENT = 6,
-} jpeg_shim_status;
-
-/** Where a shim function writes the reason for a failure (NUL-terminated, truncated to fit). */
-typedef struct jpeg_shim_error {
-    char *_Nonnull message;
-    size_t capacity;
-} jpeg_shim_error;
 
 /** What the markers before the first scan say. */
 typedef struct jpeg_shim_header {
@@ -57,8 +32,8 @@ typedef struct jpeg_shim_header {
 } jpeg_shim_header;
 
 /** Reads the header and the EXIF orientation. */
-jpeg_shim_status jpeg_shim_read_header(const uint8_t *_Nonnull bytes, size_t size, jpeg_shim_header *_Nonnull header,
-                                       jpeg_shim_error *_Nonnull error);
+webimage_status jpeg_shim_read_header(const uint8_t *_Nonnull bytes, size_t size, jpeg_shim_header *_Nonnull header,
+                                       webimage_error *_Nonnull error);
 
 /** An open decode of a whole JPEG held in memory. */
 typedef struct jpeg_shim_reader jpeg_shim_reader;
@@ -67,20 +42,20 @@ typedef struct jpeg_shim_reader jpeg_shim_reader;
  * Opens `bytes` (valid until jpeg_shim_close), reads the header and sets DCT scaling to
  * `scale_eighths` / 8 (1, 2, 4 or 8; 8 = full size). `*width` × `*height` is the output size.
  */
-jpeg_shim_status jpeg_shim_open(const uint8_t *_Nonnull bytes, size_t size, uint32_t scale_eighths,
+webimage_status jpeg_shim_open(const uint8_t *_Nonnull bytes, size_t size, uint32_t scale_eighths,
                                 jpeg_shim_reader *_Nullable *_Nonnull reader, jpeg_shim_header *_Nonnull header,
-                                uint32_t *_Nonnull width, uint32_t *_Nonnull height, jpeg_shim_error *_Nonnull error);
+                                uint32_t *_Nonnull width, uint32_t *_Nonnull height, webimage_error *_Nonnull error);
 
 /** Changes the DCT scaling of an open reader (before jpeg_shim_read_image) and gives the new output size. */
-jpeg_shim_status jpeg_shim_rescale(jpeg_shim_reader *_Nonnull reader, uint32_t scale_eighths, uint32_t *_Nonnull width,
-                                   uint32_t *_Nonnull height, jpeg_shim_error *_Nonnull error);
+webimage_status jpeg_shim_rescale(jpeg_shim_reader *_Nonnull reader, uint32_t scale_eighths, uint32_t *_Nonnull width,
+                                   uint32_t *_Nonnull height, webimage_error *_Nonnull error);
 
 /**
  * Decodes into RGBA8 `pixels` (output size from jpeg_shim_open). Gray is replicated, CMYK
  * and YCCK become RGB; alpha is 255. A file that ends early fails with TRUNCATED.
  */
-jpeg_shim_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
-                                      jpeg_shim_error *_Nonnull error);
+webimage_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
+                                      webimage_error *_Nonnull error);
 
 /**
  * Whether a 1/8-scale decode of this reader may take the DC fast path (on by default): for
@@ -115,10 +90,10 @@ typedef struct jpeg_shim_incremental jpeg_shim_incremental;
 /** Starts an incremental decode; images above `max_pixel_count` (0 = none) fail with TOO_LARGE. */
 jpeg_shim_incremental *_Nullable jpeg_shim_incremental_create(uint64_t max_pixel_count);
 
-/** Feeds the next bytes. `is_final` with an unfinished image gives JPEG_SHIM_TRUNCATED. */
-jpeg_shim_status jpeg_shim_incremental_append(jpeg_shim_incremental *_Nonnull decoder,
+/** Feeds the next bytes. `is_final` with an unfinished image gives WEBIMAGE_STATUS_TRUNCATED_DATA. */
+webimage_status jpeg_shim_incremental_append(jpeg_shim_incremental *_Nonnull decoder,
                                               const uint8_t *_Nullable bytes, size_t size, int is_final,
-                                              jpeg_shim_error *_Nonnull error);
+                                              webimage_error *_Nonnull error);
 
 /** The RGBA8 canvas so far: `pixels` is NULL until something can be shown. */
 typedef struct jpeg_shim_canvas {
@@ -143,9 +118,9 @@ typedef struct jpeg_shim_output {
  * Encodes RGBA pixels (8 or 16 bits, native endian) as a baseline YCbCr 4:2:0 JPEG with
  * `quality` 1...100; translucent pixels are composited over `background_rgba` (0xRRGGBBAA).
  */
-jpeg_shim_status jpeg_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
+webimage_status jpeg_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
                                   int sixteen_bit, int quality, uint32_t background_rgba,
-                                  jpeg_shim_output *_Nonnull output, jpeg_shim_error *_Nonnull error);
+                                  jpeg_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void jpeg_shim_free(void *_Nullable pointer);
 

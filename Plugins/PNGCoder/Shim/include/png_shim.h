@@ -3,7 +3,7 @@
  *
  * libpng reports errors with longjmp and exposes its constants as macros, which Swift
  * cannot use safely; every libpng call therefore happens in C, behind these functions.
- * All of them return a png_shim_status and, on failure, write a reason into `error`.
+ * All of them return a webimage_status and, on failure, write a reason into `error`.
  */
 #ifndef WEBIMAGE_PNG_SHIM_H
 #define WEBIMAGE_PNG_SHIM_H
@@ -11,36 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_plugin.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#if !defined(__clang__) && !defined(_Nonnull)
-#define _Nonnull
-#define _Nullable
-#endif
-
-typedef enum png_shim_status {
-    PNG_SHIM_OK = 0,
-    /** Not a PNG file. */
-    PNG_SHIM_NOT_PNG = 1,
-    /** libpng rejected the data. */
-    PNG_SHIM_CORRUPT = 2,
-    /** The data ends before the image does. */
-    PNG_SHIM_TRUNCATED = 3,
-    /** The image has more pixels than allowed. */
-    PNG_SHIM_TOO_LARGE = 4,
-    /** malloc failed. */
-    PNG_SHIM_OUT_OF_MEMORY = 5,
-    /** Incremental decoding: no pixels yet. */
-    PNG_SHIM_NEED_MORE_DATA = 6,
-} png_shim_status;
-
-/** Where a shim function writes the reason for a failure (NUL-terminated, truncated to fit). */
-typedef struct png_shim_error {
-    char *_Nonnull message;
-    size_t capacity;
-} png_shim_error;
 
 /** What the IHDR and the chunks before IDAT say. */
 typedef struct png_shim_header {
@@ -57,8 +32,8 @@ typedef struct png_shim_header {
 } png_shim_header;
 
 /** Reads the header (signature, IHDR, ancillary chunks up to the first IDAT). */
-png_shim_status png_shim_read_header(const uint8_t *_Nonnull bytes, size_t size,
-                                     png_shim_header *_Nonnull header, png_shim_error *_Nonnull error);
+webimage_status png_shim_read_header(const uint8_t *_Nonnull bytes, size_t size,
+                                     png_shim_header *_Nonnull header, webimage_error *_Nonnull error);
 
 /** An open decode of a whole PNG held in memory. */
 typedef struct png_shim_reader png_shim_reader;
@@ -69,17 +44,17 @@ typedef struct png_shim_reader png_shim_reader;
  * output is RGBA8 (16-bit samples are scaled with rounding, png_set_scale_16).
  * `*sixteen_bit_output` says which format png_shim_read_image will write.
  */
-png_shim_status png_shim_open(const uint8_t *_Nonnull bytes, size_t size, int sixteen_bit,
+webimage_status png_shim_open(const uint8_t *_Nonnull bytes, size_t size, int sixteen_bit,
                               png_shim_reader *_Nullable *_Nonnull reader, png_shim_header *_Nonnull header,
-                              int *_Nonnull sixteen_bit_output, png_shim_error *_Nonnull error);
+                              int *_Nonnull sixteen_bit_output, webimage_error *_Nonnull error);
 
 /**
  * Decodes the whole image as RGBA (8 or 16 bits, see png_shim_open) into `pixels`, rows
  * `stride` bytes apart, through PNG_SHIM_DECODER_AUTOMATIC. Call it once per reader.
  * Bytes between rows (past width × pixel size) may be overwritten.
  */
-png_shim_status png_shim_read_image(png_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
-                                    png_shim_error *_Nonnull error);
+webimage_status png_shim_read_image(png_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
+                                    webimage_error *_Nonnull error);
 
 /** Which decoder png_shim_read_image_using runs for a full-size decode. */
 typedef enum png_shim_decoder {
@@ -100,9 +75,9 @@ typedef enum png_shim_decoder {
  * png_shim_read_image with the decoder chosen (tests compare the paths). When not NULL,
  * `*used_fast_path` is set to 1 when the libdeflate path decoded the image, else 0.
  */
-png_shim_status png_shim_read_image_using(png_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
+webimage_status png_shim_read_image_using(png_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
                                           png_shim_decoder decoder, int32_t *_Nullable used_fast_path,
-                                          png_shim_error *_Nonnull error);
+                                          webimage_error *_Nonnull error);
 
 /** Output size of png_shim_read_reduced for `factor`: ceil(width / factor) × ceil(height / factor). */
 void png_shim_reduced_size(const png_shim_header *_Nonnull header, uint32_t factor, uint32_t *_Nonnull width,
@@ -113,8 +88,8 @@ void png_shim_reduced_size(const png_shim_header *_Nonnull header, uint32_t fact
  * alpha-weighted mean of a factor × factor block) as RGBA8, streaming rows: memory is
  * proportional to the output, never to the full image (interlaced images too).
  */
-png_shim_status png_shim_read_reduced(png_shim_reader *_Nonnull reader, uint32_t factor, void *_Nonnull pixels,
-                                      size_t stride, png_shim_error *_Nonnull error);
+webimage_status png_shim_read_reduced(png_shim_reader *_Nonnull reader, uint32_t factor, void *_Nonnull pixels,
+                                      size_t stride, webimage_error *_Nonnull error);
 
 void png_shim_close(png_shim_reader *_Nullable reader);
 
@@ -124,9 +99,9 @@ typedef struct png_shim_incremental png_shim_incremental;
 /** Starts an incremental decode; images above `max_pixel_count` (0 = none) fail with TOO_LARGE. */
 png_shim_incremental *_Nullable png_shim_incremental_create(int sixteen_bit, uint64_t max_pixel_count);
 
-/** Feeds the next bytes. `is_final` with an unfinished image gives PNG_SHIM_TRUNCATED. */
-png_shim_status png_shim_incremental_append(png_shim_incremental *_Nonnull decoder, const uint8_t *_Nullable bytes,
-                                            size_t size, int is_final, png_shim_error *_Nonnull error);
+/** Feeds the next bytes. `is_final` with an unfinished image gives WEBIMAGE_STATUS_TRUNCATED_DATA. */
+webimage_status png_shim_incremental_append(png_shim_incremental *_Nonnull decoder, const uint8_t *_Nullable bytes,
+                                            size_t size, int is_final, webimage_error *_Nonnull error);
 
 /** The canvas so far: NULL until the header has been read. Rows not yet decoded are zero. */
 typedef struct png_shim_canvas {
@@ -152,9 +127,9 @@ typedef struct png_shim_output {
  * Encodes RGBA pixels (8 or 16 bits, native endian). Stored as RGB when `keep_alpha` is 0.
  * `compression_level` is zlib's 0...9.
  */
-png_shim_status png_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
+webimage_status png_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
                                 int sixteen_bit, int keep_alpha, int compression_level,
-                                png_shim_output *_Nonnull output, png_shim_error *_Nonnull error);
+                                png_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void png_shim_free(void *_Nullable pointer);
 

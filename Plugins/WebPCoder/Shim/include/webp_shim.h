@@ -2,7 +2,7 @@
  * webp_shim.h — the small C layer between the WebP plugin's Swift code and libwebp
  * (decode, demux, encode, mux).
  *
- * Every function returns a webp_shim_status and, on failure, writes a reason into `error`.
+ * Every function returns a webimage_status and, on failure, writes a reason into `error`.
  * Pixels are RGBA8 with straight alpha. Decoders write into memory the caller owns; the
  * caller checks the pixel limit against webp_shim_header before it allocates.
  */
@@ -12,38 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_plugin.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#if !defined(__clang__) && !defined(_Nonnull)
-#define _Nonnull
-#define _Nullable
-#endif
-
-typedef enum webp_shim_status {
-    WEBP_SHIM_OK = 0,
-    /** Not a WebP file (no RIFF....WEBP header). */
-    WEBP_SHIM_NOT_WEBP = 1,
-    /** libwebp rejected the data. */
-    WEBP_SHIM_CORRUPT = 2,
-    /** The data ends before the image does. */
-    WEBP_SHIM_TRUNCATED = 3,
-    /** The image has more pixels than allowed. */
-    WEBP_SHIM_TOO_LARGE = 4,
-    /** An allocation failed. */
-    WEBP_SHIM_OUT_OF_MEMORY = 5,
-    /** An argument is out of range. */
-    WEBP_SHIM_INVALID_ARGUMENT = 6,
-    /** Incremental decoding has nothing to show yet. */
-    WEBP_SHIM_NEED_MORE_DATA = 7,
-} webp_shim_status;
-
-/** Where a shim function writes the reason for a failure (NUL-terminated, truncated to fit). */
-typedef struct webp_shim_error {
-    char *_Nonnull message;
-    size_t capacity;
-} webp_shim_error;
 
 /** What the RIFF header (and, for animations, the demuxer) says. */
 typedef struct webp_shim_header {
@@ -75,8 +48,8 @@ int webp_shim_is_webp(const uint8_t *_Nullable bytes, size_t size);
  * Reads the header; with `count_frames` an animation's frames and loop count are counted
  * by the demuxer (over the bytes given, which may be a prefix of the file).
  */
-webp_shim_status webp_shim_read_header(const uint8_t *_Nullable bytes, size_t size, int count_frames,
-                                       webp_shim_header *_Nonnull header, webp_shim_error *_Nonnull error);
+webimage_status webp_shim_read_header(const uint8_t *_Nullable bytes, size_t size, int count_frames,
+                                       webp_shim_header *_Nonnull header, webimage_error *_Nonnull error);
 
 /**
  * The output size of a still image decoded for a `box_width` × `box_height` thumbnail box:
@@ -91,8 +64,8 @@ void webp_shim_output_size(const webp_shim_header *_Nonnull header, uint32_t box
  * a still image scaled by libwebp when the size differs from the header's, or the first
  * frame of an animation composited on its transparent canvas (size must be the canvas).
  */
-webp_shim_status webp_shim_decode(const uint8_t *_Nonnull bytes, size_t size, uint32_t width, uint32_t height,
-                                  void *_Nonnull pixels, size_t stride, webp_shim_error *_Nonnull error);
+webimage_status webp_shim_decode(const uint8_t *_Nonnull bytes, size_t size, uint32_t width, uint32_t height,
+                                  void *_Nonnull pixels, size_t stride, webimage_error *_Nonnull error);
 
 /** An open animation: a copy of the file, its demuxer and the canvas after the last frame. */
 typedef struct webp_shim_animation webp_shim_animation;
@@ -101,9 +74,9 @@ typedef struct webp_shim_animation webp_shim_animation;
  * Opens an animation (a still image opens as one frame). Canvases above `max_pixel_count`
  * (0 = no limit) fail with TOO_LARGE before anything is allocated for pixels.
  */
-webp_shim_status webp_shim_animation_open(const uint8_t *_Nonnull bytes, size_t size, uint64_t max_pixel_count,
+webimage_status webp_shim_animation_open(const uint8_t *_Nonnull bytes, size_t size, uint64_t max_pixel_count,
                                           webp_shim_animation *_Nullable *_Nonnull animation,
-                                          webp_shim_header *_Nonnull header, webp_shim_error *_Nonnull error);
+                                          webp_shim_header *_Nonnull header, webimage_error *_Nonnull error);
 
 /** Duration of frame `index` (0-based) in milliseconds; 0 for an index out of range. */
 uint32_t webp_shim_animation_duration(const webp_shim_animation *_Nonnull animation, uint32_t index);
@@ -115,8 +88,8 @@ uint32_t webp_shim_animation_duration(const webp_shim_animation *_Nonnull animat
  * first frame. A frame that fails to decode fails alone: later frames are composited as
  * if it were absent.
  */
-webp_shim_status webp_shim_animation_render(webp_shim_animation *_Nonnull animation, uint32_t index,
-                                            void *_Nonnull pixels, size_t stride, webp_shim_error *_Nonnull error);
+webimage_status webp_shim_animation_render(webp_shim_animation *_Nonnull animation, uint32_t index,
+                                            void *_Nonnull pixels, size_t stride, webimage_error *_Nonnull error);
 
 void webp_shim_animation_close(webp_shim_animation *_Nullable animation);
 
@@ -130,9 +103,9 @@ webp_shim_incremental *_Nullable webp_shim_incremental_create(uint64_t max_pixel
  * Feeds the next bytes. `is_final` with an unfinished image gives TRUNCATED. Animations
  * are collected whole and show their first frame once the last bytes arrive.
  */
-webp_shim_status webp_shim_incremental_append(webp_shim_incremental *_Nonnull decoder,
+webimage_status webp_shim_incremental_append(webp_shim_incremental *_Nonnull decoder,
                                               const uint8_t *_Nullable bytes, size_t size, int is_final,
-                                              webp_shim_error *_Nonnull error);
+                                              webimage_error *_Nonnull error);
 
 /** The RGBA8 canvas so far: `pixels` is NULL until a row can be shown. */
 typedef struct webp_shim_canvas {
@@ -165,9 +138,9 @@ typedef struct webp_shim_output {
  * Encodes RGBA pixels (8 or 16 bits, native endian; 16 bits are rounded to 8) as a still
  * WebP. Lossless keeps every pixel exactly, including colour under transparent pixels.
  */
-webp_shim_status webp_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
+webimage_status webp_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
                                   int sixteen_bit, webp_shim_encoding encoding, webp_shim_output *_Nonnull output,
-                                  webp_shim_error *_Nonnull error);
+                                  webimage_error *_Nonnull error);
 
 /** One frame to encode. */
 typedef struct webp_shim_frame {
@@ -179,9 +152,9 @@ typedef struct webp_shim_frame {
 } webp_shim_frame;
 
 /** Encodes `count` frames of `width` × `height` as an animation playing `loop_count` times (0 = forever). */
-webp_shim_status webp_shim_encode_animation(const webp_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
+webimage_status webp_shim_encode_animation(const webp_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
                                             uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
-                                            webp_shim_output *_Nonnull output, webp_shim_error *_Nonnull error);
+                                            webp_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void webp_shim_free(void *_Nullable pointer);
 

@@ -2,13 +2,13 @@
  * The whole-image fast path (private to the shim): IDAT chunks walked from memory,
  * inflated in one call by libdeflate, unfiltered and expanded to RGBA by the shim.
  */
-#ifndef WEBIMAGE_PNG_SHIM_FAST_H
-#define WEBIMAGE_PNG_SHIM_FAST_H
+#ifndef WEBIMAGE_PNG_FAST_PATH_H
+#define WEBIMAGE_PNG_FAST_PATH_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "png_shim_internal.h"
+#include "../png_shim_internal.h"
 
 /**
  * Decodes a non-interlaced PNG whose header libpng has just read (png_read_info, nothing

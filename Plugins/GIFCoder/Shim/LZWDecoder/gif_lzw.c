@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "gif_shim_internal.h"
+#include "../gif_shim_internal.h"
 
 /** `previous` before the first code after a clear code. */
 #define NO_CODE 0xFFFF

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "png_shim_fast.h"
+#include "png_fast_path.h"
 
 /** Chunk lengths above this are invalid (PNG's 31-bit limit, enforced by libpng too). */
 #define PNG_SHIM_MAX_CHUNK_LENGTH 0x7FFFFFFFu

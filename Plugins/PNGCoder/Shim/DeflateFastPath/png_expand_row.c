@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "png_shim_fast.h"
+#include "png_fast_path.h"
 
 /** A 16-bit big-endian sample. */
 static inline uint32_t sample16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }

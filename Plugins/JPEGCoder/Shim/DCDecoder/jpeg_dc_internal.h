@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jpeg_shim_internal.h"
+#include "../jpeg_shim_internal.h"
 
 #if defined(__clang__)
 #pragma clang assume_nonnull begin

@@ -17,7 +17,7 @@
  * then only applies the transformations. Grid tiles, which libheif 1.15 decodes on its own
  * threads, and unusual matrices stay YCbCr and are converted by libheif.
  */
-#include "heif_shim_internal.h"
+#include "../heif_shim_internal.h"
 
 #include <dlfcn.h>
 #include <libde265/de265.h>

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "png_shim_fast.h"
+#include "png_fast_path.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

@@ -1,0 +1,65 @@
+import CWebImagePlugin
+
+/// A status code of the plugin ABI (`webimage_status`) and the Swift error each plugin kind
+/// turns it into. One vocabulary serves every kind; each kind maps it to its own error type
+/// here.
+public struct PluginStatus: Sendable, Equatable, CustomStringConvertible {
+    /// The raw `WEBIMAGE_STATUS_*` value.
+    public let rawValue: webimage_status
+
+    public init(_ rawValue: webimage_status) {
+        self.rawValue = rawValue
+    }
+
+    /// True for `WEBIMAGE_STATUS_OK`.
+    public var isOK: Bool { rawValue == WEBIMAGE_STATUS_OK }
+
+    public var description: String { "status \(rawValue)" }
+
+    /// The ``ImageCodingError/Kind`` a coder reports for this status.
+    ///
+    /// Statuses without a coding counterpart of their own: `NOT_FOUND` is `.invalidArgument`
+    /// (a frame, item or key asked for that the source does not hold), `IO_ERROR` is
+    /// `.internalError` (coders work on bytes in memory, so a failed read or write is a fault
+    /// inside the plugin). `OK` and codes this host does not know are `.internalError`.
+    public var codingErrorKind: ImageCodingError.Kind {
+        switch rawValue {
+        case WEBIMAGE_STATUS_INVALID_ARGUMENT: .invalidArgument
+        case WEBIMAGE_STATUS_UNSUPPORTED_FORMAT: .unsupportedFormat
+        case WEBIMAGE_STATUS_CORRUPT_DATA: .corruptData
+        case WEBIMAGE_STATUS_TRUNCATED_DATA: .truncatedData
+        case WEBIMAGE_STATUS_TOO_LARGE: .tooLarge
+        case WEBIMAGE_STATUS_OUT_OF_MEMORY: .outOfMemory
+        case WEBIMAGE_STATUS_NEED_MORE_DATA: .needMoreData
+        case WEBIMAGE_STATUS_UNSUPPORTED_OPERATION: .unsupportedOperation
+        case WEBIMAGE_STATUS_CANCELLED: .cancelled
+        case WEBIMAGE_STATUS_NOT_FOUND: .invalidArgument
+        case WEBIMAGE_STATUS_TIMED_OUT: .timedOut
+        default: .internalError
+        }
+    }
+
+    /// The coding error for this status with `message`.
+    public func codingError(_ message: String) -> ImageCodingError {
+        ImageCodingError(codingErrorKind, message)
+    }
+}
+
+extension ImageCodingError.Kind {
+    /// The plugin status code a Swift coder's error of this kind crosses the ABI as.
+    public var status: webimage_status {
+        switch self {
+        case .invalidArgument: WEBIMAGE_STATUS_INVALID_ARGUMENT
+        case .unsupportedFormat: WEBIMAGE_STATUS_UNSUPPORTED_FORMAT
+        case .corruptData: WEBIMAGE_STATUS_CORRUPT_DATA
+        case .truncatedData: WEBIMAGE_STATUS_TRUNCATED_DATA
+        case .tooLarge: WEBIMAGE_STATUS_TOO_LARGE
+        case .outOfMemory: WEBIMAGE_STATUS_OUT_OF_MEMORY
+        case .needMoreData: WEBIMAGE_STATUS_NEED_MORE_DATA
+        case .unsupportedOperation: WEBIMAGE_STATUS_UNSUPPORTED_OPERATION
+        case .internalError: WEBIMAGE_STATUS_INTERNAL_ERROR
+        case .cancelled: WEBIMAGE_STATUS_CANCELLED
+        case .timedOut: WEBIMAGE_STATUS_TIMED_OUT
+        }
+    }
+}
