@@ -1,10 +1,10 @@
 import Foundation
 
 /// Reading the image file a command works on.
-enum InputFile {
+public enum InputFile {
     /// All bytes of the file at `path`.
     /// - Throws: ``CLIError`` when the file is missing, a folder, or unreadable.
-    static func read(_ path: String) throws -> [UInt8] {
+    public static func read(_ path: String) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIError("no such file: '\(path)'")
