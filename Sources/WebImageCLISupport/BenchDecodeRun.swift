@@ -15,7 +15,7 @@ extension BenchDecodeOptions {
     /// thumbnail resize, EXIF orientation); the reference side does none of that.
     /// - Parameter makeReference: the reference decoders of this executable, or nil when it
     ///   has none (a reference asked for is then reported as unavailable).
-    /// - Throws: ``CLIError`` for invalid arguments or an unreadable file, `ImageCodingError`
+    /// - Throws: ``CLIError`` for invalid arguments, ``InputFileError``, `ImageCodingError`
     ///   when the plugin cannot decode the file.
     public func run(makeReference: BenchmarkReferenceFactory?) throws {
         guard iterations >= 1 else {

@@ -19,6 +19,7 @@ public struct CLIError: Error, CustomStringConvertible {
         let text: String
         switch error {
         case let error as CLIError: text = error.message
+        case let error as InputFileError: text = error.description
         case let error as ImageCodingError: text = error.message
         case let error as PluginFault: text = error.description
         default: return nil

@@ -5,7 +5,7 @@ import Foundation
 public enum CommandMain {
     /// Parses the process's arguments as `Root`, sets up logging and runs the chosen command.
     ///
-    /// Failures about the input (``CLIError``, `ImageCodingError`,
+    /// Failures about the input (``CLIError``, ``InputFileError``, `ImageCodingError`,
     /// `PluginFault`) print one `error: ...` line and exit with status 1; argument-syntax
     /// errors, help and explicit exit codes are left to ArgumentParser.
     public static func run<Root: ParsableCommand>(_ root: Root.Type) -> Never {
