@@ -10,7 +10,9 @@ public enum InputFile {
     /// - Throws: ``InputFileError`` when the file is missing, a folder, not a regular file,
     ///   or cannot be opened or read.
     public static func read(_ path: String) throws(InputFileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it; it
+        // changes nothing for regular files.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw openError(path: path, code: errno) }
         defer { close(descriptor) }
         var status = stat()

@@ -22,16 +22,19 @@ struct InputFileTests {
         #expect(try InputFile.read(folder.file("empty")) == [])
     }
 
-    @Test("a missing file, a folder, a device and a path through a file: one typed error each")
+    @Test("a missing file, a folder, a device, a FIFO and a path through a file: one typed error each")
     func failures() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("x", to: "file")
+        let fifo = folder.file("fifo")
+        try #require(mkfifo(fifo, 0o600) == 0)
         let missing = folder.file("missing.png")
         let throughFile = folder.file("file") + "/inside.png"
         #expect(throws: InputFileError.missing(path: missing)) { try InputFile.read(missing) }
         #expect(throws: InputFileError.folder(path: folder.path)) { try InputFile.read(folder.path) }
         #expect(throws: InputFileError.notRegularFile(path: "/dev/null")) { try InputFile.read("/dev/null") }
+        #expect(throws: InputFileError.notRegularFile(path: fifo)) { try InputFile.read(fifo) }
         #expect(throws: InputFileError.unreadable(path: throughFile, reason: "Not a directory")) {
             try InputFile.read(throughFile)
         }
