@@ -10,6 +10,8 @@ SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(S
 # The plugin products (each builds lib<product>.so).
 PLUGIN_PRODUCTS := WebImagePNG WebImageJPEG WebImageGIF WebImageWebP WebImageHEIF
 PLUGIN_LIBRARIES := $(PLUGIN_PRODUCTS:%=lib%.so)
+# The executables `make install` puts in bin/: the tool, and the benchmark that links the C reference decoders.
+EXECUTABLES := webimage webimage-bench
 DEMO_OUTPUT := $(CURDIR)/out/demo
 
 .PHONY: all deps build test check-install install demo bench format clean
@@ -40,23 +42,25 @@ test: build
 check-install:
 	sh Tests/Install/check-install.sh
 
-## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN)
+## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN); bin/ gets
+## webimage and webimage-bench (the benchmark with the C reference decoders, run by `bench decode --reference`)
 install: deps
 	$(SWIFT) build -c release --product webimage
+	$(SWIFT) build -c release --product webimage-bench
 	for product in $(PLUGIN_PRODUCTS); do $(SWIFT) build -c release --product $$product || exit 1; done
 	@set -e; \
 	bin=$$($(SWIFT) build -c release --show-bin-path); \
 	plugins="$(PREFIX)/lib/webimage/plugins"; runtime="$(PREFIX)/lib/webimage/swift"; \
 	install -d "$(PREFIX)/bin" "$$plugins" "$$runtime" "$(PREFIX)/include/webimage" "$(PREFIX)/lib/pkgconfig"; \
-	install -m 755 "$$bin/webimage" "$(PREFIX)/bin/webimage"; \
+	for executable in $(EXECUTABLES); do install -m 755 "$$bin/$$executable" "$(PREFIX)/bin/$$executable"; done; \
 	for library in $(PLUGIN_LIBRARIES); do install -m 755 "$$bin/$$library" "$$plugins/$$library"; done; \
 	install -m 644 plugin-manifests/*.json "$$plugins/"; \
-	for library in $$(ldd "$(PREFIX)/bin/webimage" $$(for l in $(PLUGIN_LIBRARIES); do echo "$$plugins/$$l"; done) \
+	for library in $$(ldd $(EXECUTABLES:%="$(PREFIX)/bin/%") $$(for l in $(PLUGIN_LIBRARIES); do echo "$$plugins/$$l"; done) \
 	    | awk -v dir="$(SWIFT_RUNTIME_DIR)/" 'index($$3, dir) == 1 { print $$3 }' | sort -u); do \
 	  install -m 644 "$$library" "$$runtime/"; \
 	  patchelf --set-rpath '$$ORIGIN' "$$runtime/$$(basename $$library)"; \
 	done; \
-	patchelf --set-rpath '$$ORIGIN/../lib/webimage/swift' "$(PREFIX)/bin/webimage"; \
+	for executable in $(EXECUTABLES); do patchelf --set-rpath '$$ORIGIN/../lib/webimage/swift' "$(PREFIX)/bin/$$executable"; done; \
 	for library in $(PLUGIN_LIBRARIES); do patchelf --set-rpath '$$ORIGIN/../swift' "$$plugins/$$library"; done; \
 	install -m 644 Sources/CWebImagePlugin/include/webimage_plugin.h "$(PREFIX)/include/webimage/"; \
 	sed 's/@VERSION@/1.0.0/' Sources/CWebImagePlugin/webimage-plugin.pc.in > "$(PREFIX)/lib/pkgconfig/webimage-plugin.pc"; \

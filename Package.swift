@@ -59,16 +59,27 @@ let coreTargets: [Target] = [
     .target(
         name: "CReferenceDecoders",
         linkerSettings: ["png16", "jpeg", "gif", "webp", "webpdemux", "heif"].map { .linkedLibrary($0) }),
+    .target(
+        name: "WebImageCLISupport",
+        dependencies: [
+            "WebImageCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [
-            "WebImageCore", "CWebImagePlugin", "CReferenceDecoders",
+            "WebImageCore", "CWebImagePlugin", "WebImageCLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
+        ]),
+    .executableTarget(
+        name: "WebImageBench",
+        dependencies: [
+            "WebImageCore", "CReferenceDecoders", "WebImageCLISupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit", "CWebImagePlugin"]),
     .testTarget(name: "PluginIntegrationTests", dependencies: ["WebImageCore"], exclude: ["Fixtures"]),
-    .testTarget(name: "CLITests", dependencies: ["WebImageCore"]),
+    .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport"]),
 ]
 
 let package = Package(
@@ -77,6 +88,7 @@ let package = Package(
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
+        .executable(name: "webimage-bench", targets: ["WebImageBench"]),
     ] + plugins.map(\.library),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

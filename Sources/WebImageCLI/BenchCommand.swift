@@ -1,4 +1,5 @@
 import ArgumentParser
+import WebImageCLISupport
 
 /// `webimage bench`: the benchmark subcommands.
 struct BenchCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WebImageCLISupport
 import WebImageCore
 
 /// `webimage convert IN OUT`: decodes IN with the coder chosen for its bytes and encodes

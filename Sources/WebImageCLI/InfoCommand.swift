@@ -1,4 +1,5 @@
 import ArgumentParser
+import WebImageCLISupport
 import WebImageCore
 
 /// `webimage info FILE`: what the image's header says, read by the coder plugin chosen

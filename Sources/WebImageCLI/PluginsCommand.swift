@@ -1,4 +1,5 @@
 import ArgumentParser
+import WebImageCLISupport
 
 /// `webimage plugins`: the plugin subcommands.
 struct PluginsCommand: ParsableCommand {

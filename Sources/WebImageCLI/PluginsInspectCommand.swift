@@ -1,4 +1,5 @@
 import ArgumentParser
+import WebImageCLISupport
 import WebImageCore
 
 /// `webimage plugins inspect NAME`: the manifest of one plugin, then what its loaded

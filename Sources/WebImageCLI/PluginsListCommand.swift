@@ -1,4 +1,5 @@
 import ArgumentParser
+import WebImageCLISupport
 import WebImageCore
 
 /// `webimage plugins list`: every plugin found, read from manifests only (no library is opened).

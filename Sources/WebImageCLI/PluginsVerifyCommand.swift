@@ -1,4 +1,5 @@
 import ArgumentParser
+import WebImageCLISupport
 import WebImageCore
 
 /// `webimage plugins verify`: loads every plugin and reports each as ok or with its fault.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import WebImageCLISupport
 
 /// The `webimage` tool: inspects plugins, describes, converts and benchmarks images
 /// through the coder plugins that ``PluginHost`` finds.
@@ -14,21 +14,8 @@ struct WebImageCommand: ParsableCommand {
             """,
         subcommands: [PluginsCommand.self, InfoCommand.self, ConvertCommand.self, BenchCommand.self])
 
-    /// Parses the arguments, sets up logging and runs the chosen command.
-    ///
-    /// Failures about the input (``CLIError``, ``ImageCodingError``, ``PluginFault``) print
-    /// one `error: ...` line and exit with status 1; argument-syntax errors, help and
-    /// explicit exit codes are left to ArgumentParser.
+    /// Parses the arguments, sets up logging and runs the chosen command (``CommandMain/run(_:)``).
     static func main() {
-        do {
-            var command = try parseAsRoot()
-            let verbose = (command as? any PluginHostCommand)?.pluginOptions.verbose ?? false
-            Diagnostics.bootstrapLogging(verbose: verbose)
-            try command.run()
-        } catch {
-            guard let message = CLIError.message(for: error) else { exit(withError: error) }
-            Diagnostics.printError(message)
-            Foundation.exit(CLIError.failureStatus)
-        }
+        CommandMain.run(Self.self)
     }
 }

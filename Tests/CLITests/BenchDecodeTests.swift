@@ -3,6 +3,26 @@ import Testing
 
 @Suite("webimage bench decode")
 struct BenchDecodeTests {
+    /// The built `webimage` alone in a new folder of the build folder, as a hard link: the
+    /// same file system, so linking works, and no test runs a copy still open for writing
+    /// (which fails with "Text file busy" while other tests start processes).
+    struct LonelyExecutable {
+        let folder: URL
+        let executable: URL
+
+        init() throws {
+            let original = try BuildProducts.executable
+            folder = original.deletingLastPathComponent().appendingPathComponent("cli-tests-\(UUID().uuidString)")
+            executable = folder.appendingPathComponent("webimage")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            try FileManager.default.linkItem(at: original, to: executable)
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
     /// A JSON value as a finite number, or nil.
     private func number(_ value: Any?) -> Double? {
         guard let number = value as? NSNumber, !(value is Bool), number.doubleValue.isFinite else { return nil }
@@ -131,6 +151,40 @@ struct BenchDecodeTests {
         #expect(result.status == 0)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("note: no reference run: ") == true)
+        #expect(try Set(result.json().keys) == ["format", "width", "height", "iterations", "median_ms", "min_ms"])
+    }
+
+    @Test("--reference with no webimage-bench next to webimage is one error line")
+    func referenceWithoutBenchExecutable() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let lonely = try LonelyExecutable()
+        defer { lonely.remove() }
+        let result = try await WebImageProcess.run(
+            ["bench", "decode", BuildProducts.fixture("png/rgb8.png"), "--iterations", "1", "--reference"]
+                + ["--plugin-path", plugins.path], executable: lonely.executable)
+        let benchPath = lonely.folder.resolvingSymlinksInPath().appendingPathComponent("webimage-bench").path
+        #expect(result.status == 1)
+        #expect(result.standardOutput == "")
+        #expect(
+            result.errorLines == [
+                "error: --reference needs webimage-bench, which links the C reference decoders, next to webimage: "
+                    + "'\(benchPath)' is not installed "
+                    + "(build it with 'swift build --product webimage-bench'; 'make install' installs it)"
+            ])
+    }
+
+    @Test("without --reference the bench runs in webimage itself, even with no webimage-bench beside it")
+    func pluginOnlyWithoutBenchExecutable() async throws {
+        let plugins = try PluginFolder.make()
+        defer { plugins.remove() }
+        let lonely = try LonelyExecutable()
+        defer { lonely.remove() }
+        let result = try await WebImageProcess.run(
+            ["bench", "decode", BuildProducts.fixture("png/rgb8.png"), "--iterations", "2", "--json"]
+                + ["--plugin-path", plugins.path], executable: lonely.executable)
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
         #expect(try Set(result.json().keys) == ["format", "width", "height", "iterations", "median_ms", "min_ms"])
     }
 

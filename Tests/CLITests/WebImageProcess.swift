@@ -31,9 +31,13 @@ struct CommandResult {
 enum WebImageProcess {
     /// Runs `webimage arguments...` and waits for it.
     ///
-    /// - Parameter environment: variables to set; `WEBIMAGE_PLUGIN_PATH` is removed from the
-    ///   inherited environment unless given here, so only the folders a test names are searched.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
+    /// - Parameters:
+    ///   - environment: variables to set; `WEBIMAGE_PLUGIN_PATH` is removed from the inherited
+    ///     environment unless given here, so only the folders a test names are searched.
+    ///   - executable: the `webimage` to run; default the built one (``BuildProducts/executable``).
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], executable: URL? = nil
+    ) async throws -> CommandResult {
         let outputFolder = try TemporaryFolder()
         defer { outputFolder.remove() }
         let outputURL = outputFolder.url.appendingPathComponent("stdout")
@@ -45,7 +49,7 @@ enum WebImageProcess {
         let errorHandle = try FileHandle(forWritingTo: errorURL)
 
         let process = Process()
-        process.executableURL = try BuildProducts.executable
+        process.executableURL = try executable ?? BuildProducts.executable
         process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment
         inherited["WEBIMAGE_PLUGIN_PATH"] = nil

@@ -3,7 +3,9 @@
 #  - the installed webimage finds its plugins with no flag;
 #  - the third-party example builds with one cc line from `pkg-config --cflags webimage-plugin`
 #    and, copied into `pkg-config --variable=plugindir webimage-plugin`, decodes;
-#  - the prefix still works after it has been moved (relocatable RUNPATHs).
+#  - the prefix still works after it has been moved (relocatable RUNPATHs);
+#  - the installed webimage links no C image library, and `bench decode --reference` runs the
+#    installed webimage-bench (which does).
 # Exits non-zero with a message on the first failure.
 set -eu
 repository=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,5 +38,15 @@ printf 'P6\n2 1\n255\n\377\000\000\000\000\377' >"$work/red-blue.ppm"
 "$webimage" convert "$repository/Tests/Fixtures/jpeg/orientation-6.jpg" "$work/upright.png" --thumbnail 20x20 >/dev/null \
   || fail "convert jpeg -> png thumbnail"
 "$webimage" info "$work/upright.png" --json | grep -q '"height" *: *20' || fail "thumbnail size"
-if ldd "$webimage" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then fail "unresolved libraries"; fi
-echo "check-install: ok (installed, relocated, example plugin built with pkg-config and used)"
+if ldd "$webimage" "$webimage-bench" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then
+  fail "unresolved libraries"
+fi
+image_libraries=$(ldd "$webimage" | awk '{ print $1 }' | grep -E '^lib(png16|jpeg|gif|webp|heif)' || true)
+[ -z "$image_libraries" ] || fail "webimage links C image libraries: $(echo $image_libraries)"
+"$webimage" bench decode "$repository/Tests/Fixtures/png/rgb8.png" --iterations 2 --reference --json \
+  >"$work/bench.json" 2>&1 || { cat "$work/bench.json" >&2; fail "bench decode --reference"; }
+if ! grep -q '"reference_min_ms"' "$work/bench.json"; then
+  cat "$work/bench.json" >&2
+  fail "bench decode --reference has no reference times"
+fi
+echo "check-install: ok (installed, relocated, example plugin built with pkg-config and used, webimage free of C image libraries, reference bench from the prefix)"

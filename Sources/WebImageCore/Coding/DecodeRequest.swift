@@ -1,7 +1,7 @@
 /// What a coder is asked to decode: the low-level request that crosses the plugin ABI.
 ///
-/// Users normally go through ``ImageDecoding`` with ``DecodeOptions``, which picks the
-/// coder, finishes thumbnails and applies orientation.
+/// Users normally go through ``CodersManager/decode(_:options:)`` with ``DecodeOptions``,
+/// which picks the coder, finishes thumbnails and applies orientation.
 public struct DecodeRequest: Sendable {
     /// Preferred output; ``PixelFormat/rgba16`` is honoured only for sources with more
     /// than 8 bits per channel. Default ``PixelFormat/rgba8``.

@@ -1,7 +1,8 @@
 /// Decodes and encodes one or more image formats.
 ///
 /// Plugins loaded from shared objects are adapted to this protocol, and host apps can
-/// register their own Swift coders in-process through it (see ``CoderRegistry``).
+/// register their own Swift coders in-process through it (see
+/// ``CodersManager/register(_:priority:signatures:extensions:)``).
 /// Every method may be called from several threads at once.
 public protocol ImageCoder: Sendable {
     /// The formats this coder handles; the first is its main format.

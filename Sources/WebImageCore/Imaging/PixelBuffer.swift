@@ -1,10 +1,16 @@
+import Synchronization
+
 /// A block of pixels that owns its memory.
 ///
 /// Rows are `bytesPerRow` apart; the first row is the top of the image. The memory is
 /// freed with the allocator it came from when the buffer is released, unless
 /// ``detach()`` handed it to someone else (the plugin kit does this to return pixels
 /// through the C ABI).
-public final class PixelBuffer: @unchecked Sendable {
+///
+/// Sharing a buffer between threads is safe: every stored property is a constant except
+/// the ownership flag, which a mutex guards. The pixels themselves are written by whoever
+/// fills a new buffer (a decoder, a resizer) before handing it on, and only read after that.
+public final class PixelBuffer: Sendable {
     /// Alignment of the first byte, in bytes.
     public static let alignment = 64
 
@@ -14,9 +20,13 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Bytes from the start of one row to the next.
     public let bytesPerRow: Int
     /// The first byte of the top row.
-    public let baseAddress: UnsafeMutableRawPointer
+    ///
+    /// `nonisolated(unsafe)` because raw pointers are not `Sendable`: the address never
+    /// changes, and the pixels follow the fill-then-share rule above.
+    nonisolated(unsafe) public let baseAddress: UnsafeMutableRawPointer
     private let deallocate: (@Sendable (UnsafeMutableRawPointer) -> Void)?
-    private var isDetached = false
+    /// True until ``detach()`` hands the memory over; read by `deinit` to decide whether to free it.
+    private let ownsMemory = Mutex(true)
 
     /// Allocates an uninitialised buffer of `width` × `height` pixels with tightly packed rows.
     ///
@@ -64,13 +74,19 @@ public final class PixelBuffer: @unchecked Sendable {
     }
 
     deinit {
-        if !isDetached { deallocate?(baseAddress) }
+        if ownsMemory.withLock({ $0 }) { deallocate?(baseAddress) }
     }
 
     /// Gives up ownership: the caller becomes responsible for freeing `baseAddress`
-    /// with the allocator it came from.
+    /// with the allocator it came from. The buffer stays readable until it is released.
+    ///
+    /// Ownership can be handed over once; a second call is a programming error and traps.
     public func detach() -> UnsafeMutableRawPointer {
-        isDetached = true
+        let wasOwner = ownsMemory.withLock { owns in
+            defer { owns = false }
+            return owns
+        }
+        precondition(wasOwner, "the pixels of this buffer were already detached")
         return baseAddress
     }
 

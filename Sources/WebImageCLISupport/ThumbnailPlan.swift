@@ -3,9 +3,9 @@ import WebImageCore
 /// The stored-pixel box a thumbnail decode asks a coder for, computed the way
 /// ``CodersManager/decode(_:options:)`` does, so a benchmark can give the reference
 /// decoder the same job.
-enum ThumbnailPlan {
+public enum ThumbnailPlan {
     /// The box in stored pixels, or nil when the thumbnail is the full image (no scaling).
-    static func storedBox(
+    public static func storedBox(
         for thumbnail: ThumbnailSize, info: ImageInfo, appliesOrientation: Bool = true
     ) -> (width: Int, height: Int)? {
         let orientation = appliesOrientation ? info.orientation : .up
@@ -19,7 +19,7 @@ enum ThumbnailPlan {
     /// The DCT scale in eighths (1, 2, 4 or 8) the JPEG plugin decodes at for `box`: the
     /// smallest whose output still covers the box. Mirrors the plugin's rule, which is not
     /// part of the public API.
-    static func jpegScaleEighths(width: Int, height: Int, box: (width: Int, height: Int)?) -> Int {
+    public static func jpegScaleEighths(width: Int, height: Int, box: (width: Int, height: Int)?) -> Int {
         guard let box, box.width > 0, box.height > 0 else { return 8 }
         for eighths in [1, 2, 4]
         where (width * eighths + 7) / 8 >= box.width && (height * eighths + 7) / 8 >= box.height {

@@ -1,9 +1,10 @@
 import CReferenceDecoders
+import WebImageCLISupport
 import WebImageCore
 
 /// The plain C library path (``CReferenceDecoders``) a benchmark compares a plugin with:
 /// libpng, libjpeg-turbo, giflib, libwebp or libheif called directly, writing tightly packed RGBA8.
-struct ReferenceDecoder {
+struct ReferenceDecoder: BenchmarkReference {
     /// What the reference does, for people.
     let summary: String
     /// Output size in pixels.
@@ -23,12 +24,6 @@ struct ReferenceDecoder {
         self.output = ReferenceOutputBuffer(size: width * height * 4)
     }
 
-    /// A reference decoder, or why there is none.
-    enum Availability {
-        case available(ReferenceDecoder)
-        case unavailable(String)
-    }
-
     /// The reference for an image in `info.format`, doing the job of a plugin decode with
     /// the thumbnail box `storedBox` (stored pixels; nil for full size):
     /// - `png`: a full-size libpng decode, also for thumbnails (libpng has no scaled
@@ -43,7 +38,7 @@ struct ReferenceDecoder {
     static func make(
         for info: ImageInfo, bytes: UnsafeRawBufferPointer, storedBox: (width: Int, height: Int)?,
         api: ReferenceAPI = .lowLevel, allFrames: Bool = false
-    ) -> Availability {
+    ) -> BenchmarkReferenceAvailability {
         guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             return .unavailable("the file is empty")
         }

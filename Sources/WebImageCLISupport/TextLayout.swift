@@ -1,7 +1,7 @@
 /// Aligned `label: value` lines for text output.
-enum TextLayout {
+public enum TextLayout {
     /// One line per row, values aligned after the longest label.
-    static func fields(_ rows: [(label: String, value: String)], indent: String = "") -> [String] {
+    public static func fields(_ rows: [(label: String, value: String)], indent: String = "") -> [String] {
         let width = (rows.map(\.label.count).max() ?? 0) + 2
         return rows.map { row in
             let label = row.label + ":"

@@ -2,10 +2,10 @@ import Foundation
 import Logging
 
 /// Standard-error output and logging set-up shared by every command.
-enum Diagnostics {
+public enum Diagnostics {
     /// Routes swift-log to standard error at warning level when `verbose`, and nowhere otherwise.
     /// Call once, before any logger is made.
-    static func bootstrapLogging(verbose: Bool) {
+    public static func bootstrapLogging(verbose: Bool) {
         LoggingSystem.bootstrap { label in
             guard verbose else { return SwiftLogNoOpLogHandler() }
             var handler = StreamLogHandler.standardError(label: label)
@@ -15,17 +15,17 @@ enum Diagnostics {
     }
 
     /// Writes `error: <message>` as one line on standard error.
-    static func printError(_ message: String) {
+    public static func printError(_ message: String) {
         writeToStandardError("error: \(singleLine(message))\n")
     }
 
     /// Writes `note: <message>` as one line on standard error.
-    static func printNote(_ message: String) {
+    public static func printNote(_ message: String) {
         writeToStandardError("note: \(singleLine(message))\n")
     }
 
     /// `text` with line breaks turned into spaces, so a message stays on one line.
-    static func singleLine(_ text: String) -> String {
+    public static func singleLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Prints reports as JSON on standard output.
-enum JSONOutput {
+public enum JSONOutput {
     /// Prints `value` as pretty-printed JSON with sorted keys, followed by a newline.
     /// - Throws: ``CLIError`` when the value cannot be encoded (for example a non-finite number).
-    static func print(_ value: some Encodable) throws {
+    public static func print(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data

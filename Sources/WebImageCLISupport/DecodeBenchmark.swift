@@ -16,7 +16,7 @@ struct DecodeBenchmark {
         var height = 0
         var plugin = Timing()
         /// The reference side, when there is one.
-        var reference: (decoder: ReferenceDecoder, timing: Timing)?
+        var reference: (decoder: any BenchmarkReference, timing: Timing)?
         /// Why there is no reference side, when one was asked for.
         var referenceUnavailable: String?
     }
@@ -25,12 +25,12 @@ struct DecodeBenchmark {
     /// goes first alternates between rounds.
     /// - Parameter reference: the reference decoder to compare with, or nil.
     /// - Throws: ``ImageCodingError`` when the plugin cannot decode the bytes.
-    func run(_ bytes: UnsafeRawBufferPointer, reference: ReferenceDecoder.Availability?) throws -> Outcome {
+    func run(_ bytes: UnsafeRawBufferPointer, reference: BenchmarkReferenceAvailability?) throws -> Outcome {
         var outcome = Outcome()
         let warmUp = try decodeThroughPlugin(bytes)
         outcome.width = warmUp.width
         outcome.height = warmUp.height
-        var referenceDecoder: ReferenceDecoder?
+        var referenceDecoder: (any BenchmarkReference)?
         switch reference {
         case .available(let decoder):
             do {

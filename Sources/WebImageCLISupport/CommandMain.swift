@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+
+/// The `main` of the command-line executables.
+public enum CommandMain {
+    /// Parses the process's arguments as `Root`, sets up logging and runs the chosen command.
+    ///
+    /// Failures about the input (``CLIError``, ``InputFileError``, `ImageCodingError`,
+    /// `PluginFault`) print one `error: ...` line and exit with status 1; argument-syntax
+    /// errors, help and explicit exit codes are left to ArgumentParser.
+    public static func run<Root: ParsableCommand>(_ root: Root.Type) -> Never {
+        do {
+            var command = try root.parseAsRoot()
+            let verbose = (command as? any PluginHostCommand)?.pluginOptions.verbose ?? false
+            Diagnostics.bootstrapLogging(verbose: verbose)
+            try command.run()
+            Foundation.exit(0)
+        } catch {
+            guard let message = CLIError.message(for: error) else { root.exit(withError: error) }
+            Diagnostics.printError(message)
+            Foundation.exit(CLIError.failureStatus)
+        }
+    }
+}
