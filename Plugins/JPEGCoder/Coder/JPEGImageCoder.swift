@@ -71,7 +71,7 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {
-        try JPEGIncrementalDecoder(request: request)
+        try ShimIncrementalDecoder.jpeg(request: request)
     }
 
     static let emptyInput = ImageCodingError(.truncatedData, "truncated JPEG: the data is empty")

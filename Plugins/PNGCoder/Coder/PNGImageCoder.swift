@@ -140,7 +140,7 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {
-        try PNGIncrementalDecoder(request: request)
+        try ShimIncrementalDecoder.png(request: request)
     }
 
     static let emptyInput = ImageCodingError(.truncatedData, "truncated PNG: the data is empty")

@@ -58,7 +58,7 @@ public struct WebPImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {
-        try WebPIncrementalDecoder(request: request)
+        try ShimIncrementalDecoder.webp(request: request)
     }
 
     public func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
