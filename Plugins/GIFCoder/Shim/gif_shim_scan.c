@@ -115,7 +115,7 @@ static webimage_status scan_records(GifFileType *gif, gif_segment_reader *reader
     }
 }
 
-webimage_status gif_shim_open(const uint8_t *bytes, size_t size, int allow_partial, uint64_t max_pixel_count,
+webimage_status gif_shim_open(const uint8_t *bytes, size_t size, bool allow_partial, uint64_t max_pixel_count,
                               gif_shim_animation **out, gif_shim_info *info, webimage_error *error) {
     *out = NULL;
     if (size < 6 || (memcmp(bytes, "GIF87a", 6) != 0 && memcmp(bytes, "GIF89a", 6) != 0)) {

@@ -58,7 +58,7 @@ public struct HEIFImageCoder: ImageCoder {
         var sixteenBit: Int32 = 0
         try ShimCall.heif.run {
             heif_shim_decode(
-                reader.handle, request.pixelFormat == .rgba16 ? 1 : 0, limit, &decoded, &width, &height,
+                reader.handle, request.pixelFormat == .rgba16, limit, &decoded, &width, &height,
                 &sixteenBit, &$0)
         }
         defer { heif_shim_release(decoded) }
@@ -86,7 +86,7 @@ public struct HEIFImageCoder: ImageCoder {
         try ShimCall.heif.run {
             heif_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16 ? 1 : 0, options, &output, &$0)
+                image.format == .rgba16, options, &output, &$0)
         }
         guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libheif wrote no bytes") }
         return EncodedImageData(taking: bytes, count: output.size, deallocate: { heif_shim_free($0) })

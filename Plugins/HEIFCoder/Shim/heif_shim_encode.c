@@ -99,7 +99,7 @@ static webimage_status configure(struct heif_encoder *encoder, heif_shim_encode_
 }
 
 webimage_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, heif_shim_encode_options options, heif_shim_output *output,
+                                  bool sixteen_bit, heif_shim_encode_options options, heif_shim_output *output,
                                   webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;

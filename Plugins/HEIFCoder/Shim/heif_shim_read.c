@@ -101,7 +101,7 @@ void heif_shim_close(heif_shim_reader *reader) {
     free(reader);
 }
 
-int heif_shim_use_thumbnail(heif_shim_reader *reader, uint32_t box_width, uint32_t box_height, uint32_t *width,
+bool heif_shim_use_thumbnail(heif_shim_reader *reader, uint32_t box_width, uint32_t box_height, uint32_t *width,
                             uint32_t *height) {
     int count = heif_image_handle_get_number_of_thumbnails(reader->primary);
     if (count <= 0 || count > 64) return 0;
@@ -204,7 +204,7 @@ static struct heif_error decode_planar(const struct heif_image_handle *handle, s
     return failure;
 }
 
-webimage_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uint64_t max_pixel_count,
+webimage_status heif_shim_decode(heif_shim_reader *reader, bool sixteen_bit, uint64_t max_pixel_count,
                                   heif_shim_decoded **decoded, uint32_t *width, uint32_t *height,
                                   int *sixteen_bit_out, webimage_error *error) {
     *decoded = NULL;

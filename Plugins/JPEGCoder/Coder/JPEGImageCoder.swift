@@ -64,7 +64,7 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
         try ShimCall.jpeg.run {
             jpeg_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16 ? 1 : 0, max(1, quality), request.backgroundColor, &output, &$0)
+                image.format == .rgba16, max(1, quality), request.backgroundColor, &output, &$0)
         }
         guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libjpeg wrote no bytes") }
         return EncodedImageData(taking: bytes, count: output.size, deallocate: { jpeg_shim_free($0) })

@@ -10,7 +10,7 @@ extension ShimIncrementalDecoder {
         }
         return ShimIncrementalDecoder(
             state: state, request: request, call: .jpeg,
-            append: { jpeg_shim_incremental_append($0, $1, $2, $3 ? 1 : 0, &$4) },
+            append: { jpeg_shim_incremental_append($0, $1, $2, $3, &$4) },
             canvas: { state in
                 var canvas = jpeg_shim_canvas()
                 jpeg_shim_incremental_canvas(state, &canvas)

@@ -23,7 +23,7 @@ static void flatten_row(const uint8_t *source, uint32_t width, int sixteen_bit, 
 }
 
 webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, int quality, uint32_t background_rgba, jpeg_shim_output *output,
+                                  bool sixteen_bit, int quality, uint32_t background_rgba, jpeg_shim_output *output,
                                   webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;

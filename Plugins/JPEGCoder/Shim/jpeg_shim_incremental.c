@@ -193,7 +193,7 @@ static webimage_status remember(jpeg_shim_incremental *decoder, webimage_status 
 }
 
 webimage_status jpeg_shim_incremental_append(jpeg_shim_incremental *decoder, const uint8_t *bytes, size_t size,
-                                              int is_final, webimage_error *error) {
+                                              bool is_final, webimage_error *error) {
     if (decoder->failure != WEBIMAGE_STATUS_OK) {
         return webimage_fail(error, decoder->failure, decoder->failure_message);
     }

@@ -95,7 +95,7 @@ webimage_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eight
     return WEBIMAGE_STATUS_OK;
 }
 
-void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, int allowed) { reader->allows_dc_path = allowed; }
+void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, bool allowed) { reader->allows_dc_path = allowed; }
 
 jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *reader) { return reader->dc_route; }
 

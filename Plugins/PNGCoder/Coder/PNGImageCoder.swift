@@ -79,7 +79,7 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         var reader: OpaquePointer?
         var header = png_shim_header()
         var sixteenBitOutput: Int32 = 0
-        let wantsSixteen: Int32 = request.pixelFormat == .rgba16 ? 1 : 0
+        let wantsSixteen = request.pixelFormat == .rgba16
         try ShimCall.png.run {
             png_shim_open(
                 base.assumingMemoryBound(to: UInt8.self), bytes.count, wantsSixteen, &reader, &header,
@@ -133,7 +133,7 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         try ShimCall.png.run {
             png_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16 ? 1 : 0, keepsAlpha ? 1 : 0, compressionLevel, &output, &$0)
+                image.format == .rgba16, keepsAlpha, compressionLevel, &output, &$0)
         }
         guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libpng wrote no bytes") }
         return EncodedImageData(taking: bytes, count: output.size, deallocate: { png_shim_free($0) })

@@ -7,11 +7,11 @@ extension ShimIncrementalDecoder {
     static func png(request: DecodeRequest) throws -> ShimIncrementalDecoder {
         guard
             let state = png_shim_incremental_create(
-                request.pixelFormat == .rgba16 ? 1 : 0, UInt64(max(0, request.maxPixelCount)))
+                request.pixelFormat == .rgba16, UInt64(max(0, request.maxPixelCount)))
         else { throw ImageCodingError(.outOfMemory, "could not start an incremental PNG decode") }
         return ShimIncrementalDecoder(
             state: state, request: request, call: .png,
-            append: { png_shim_incremental_append($0, $1, $2, $3 ? 1 : 0, &$4) },
+            append: { png_shim_incremental_append($0, $1, $2, $3, &$4) },
             canvas: { state in
                 var canvas = png_shim_canvas()
                 png_shim_incremental_canvas(state, &canvas)

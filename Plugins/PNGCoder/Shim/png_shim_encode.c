@@ -44,7 +44,7 @@ static void on_write_warning(png_structp png, png_const_charp message) {
 }
 
 webimage_status png_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                int sixteen_bit, int keep_alpha, int compression_level, png_shim_output *output,
+                                bool sixteen_bit, bool keep_alpha, int compression_level, png_shim_output *output,
                                 webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;

@@ -11,7 +11,7 @@ extension ShimIncrementalDecoder {
         }
         return ShimIncrementalDecoder(
             state: state, request: request, call: .webp,
-            append: { webp_shim_incremental_append($0, $1, $2, $3 ? 1 : 0, &$4) },
+            append: { webp_shim_incremental_append($0, $1, $2, $3, &$4) },
             canvas: { state in
                 var canvas = webp_shim_canvas()
                 webp_shim_incremental_canvas(state, &canvas)

@@ -11,7 +11,7 @@ extension WebPImageCoder {
         try ShimCall.webp.run {
             webp_shim_encode(
                 image.baseAddress, UInt32(clamping: image.width), UInt32(clamping: image.height), image.bytesPerRow,
-                image.format == .rgba16 ? 1 : 0, Self.encoding(request), &output, &$0)
+                image.format == .rgba16, Self.encoding(request), &output, &$0)
         }
         return try Self.take(output)
     }

@@ -35,7 +35,7 @@ webimage_status webp_shim_fail_frame(webimage_error *error, VP8StatusCode code) 
 static const uint8_t riff_tag[4] = {'R', 'I', 'F', 'F'};
 static const uint8_t webp_tag[4] = {'W', 'E', 'B', 'P'};
 
-int webp_shim_is_webp(const uint8_t *bytes, size_t size) {
+bool webp_shim_is_webp(const uint8_t *bytes, size_t size) {
     return bytes != NULL && size >= 12 && memcmp(bytes, riff_tag, 4) == 0 && memcmp(bytes + 8, webp_tag, 4) == 0;
 }
 
@@ -48,7 +48,7 @@ static int could_be_webp(const uint8_t *bytes, size_t size) {
     return 1;
 }
 
-webimage_status webp_shim_read_header(const uint8_t *bytes, size_t size, int count_frames, webp_shim_header *header,
+webimage_status webp_shim_read_header(const uint8_t *bytes, size_t size, bool count_frames, webp_shim_header *header,
                                        webimage_error *error) {
     memset(header, 0, sizeof *header);
     if (bytes == NULL || size == 0) return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the data is empty");

@@ -54,7 +54,7 @@ static int import(WebPPicture *picture, const void *pixels, uint32_t width, uint
 }
 
 webimage_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, webp_shim_encoding encoding, webp_shim_output *output,
+                                  bool sixteen_bit, webp_shim_encoding encoding, webp_shim_output *output,
                                   webimage_error *error) {
     memset(output, 0, sizeof *output);
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {

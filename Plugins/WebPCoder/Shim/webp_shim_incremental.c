@@ -99,7 +99,7 @@ static webimage_status feed(webp_shim_incremental *decoder, const uint8_t *bytes
 }
 
 webimage_status webp_shim_incremental_append(webp_shim_incremental *decoder, const uint8_t *bytes, size_t size,
-                                              int is_final, webimage_error *error) {
+                                              bool is_final, webimage_error *error) {
     if (decoder->failure != WEBIMAGE_STATUS_OK) return webimage_fail(error, decoder->failure, "the decode already failed");
     if (decoder->complete) return WEBIMAGE_STATUS_OK;
     if (decoder->decoder != NULL) return feed(decoder, bytes, size, is_final, error);

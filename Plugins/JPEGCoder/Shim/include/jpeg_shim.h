@@ -63,7 +63,7 @@ webimage_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_N
  * on two threads for large files, with the same pixels as libjpeg-turbo. Tests turn it off
  * to compare.
  */
-void jpeg_shim_allow_dc_path(jpeg_shim_reader *_Nonnull reader, int allowed);
+void jpeg_shim_allow_dc_path(jpeg_shim_reader *_Nonnull reader, bool allowed);
 
 /** How the last jpeg_shim_read_image of a reader decoded. */
 typedef enum jpeg_shim_dc_route {
@@ -92,7 +92,7 @@ jpeg_shim_incremental *_Nullable jpeg_shim_incremental_create(uint64_t max_pixel
 
 /** Feeds the next bytes. `is_final` with an unfinished image gives WEBIMAGE_STATUS_TRUNCATED_DATA. */
 webimage_status jpeg_shim_incremental_append(jpeg_shim_incremental *_Nonnull decoder,
-                                              const uint8_t *_Nullable bytes, size_t size, int is_final,
+                                              const uint8_t *_Nullable bytes, size_t size, bool is_final,
                                               webimage_error *_Nonnull error);
 
 /** The RGBA8 canvas so far: `pixels` is NULL until something can be shown. */
@@ -119,7 +119,7 @@ typedef struct jpeg_shim_output {
  * `quality` 1...100; translucent pixels are composited over `background_rgba` (0xRRGGBBAA).
  */
 webimage_status jpeg_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, int quality, uint32_t background_rgba,
+                                  bool sixteen_bit, int quality, uint32_t background_rgba,
                                   jpeg_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void jpeg_shim_free(void *_Nullable pointer);

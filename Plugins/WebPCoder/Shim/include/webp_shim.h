@@ -42,13 +42,13 @@ typedef struct webp_shim_header {
 } webp_shim_header;
 
 /** Non-zero when `bytes` start with RIFF....WEBP. */
-int webp_shim_is_webp(const uint8_t *_Nullable bytes, size_t size);
+bool webp_shim_is_webp(const uint8_t *_Nullable bytes, size_t size);
 
 /**
  * Reads the header; with `count_frames` an animation's frames and loop count are counted
  * by the demuxer (over the bytes given, which may be a prefix of the file).
  */
-webimage_status webp_shim_read_header(const uint8_t *_Nullable bytes, size_t size, int count_frames,
+webimage_status webp_shim_read_header(const uint8_t *_Nullable bytes, size_t size, bool count_frames,
                                        webp_shim_header *_Nonnull header, webimage_error *_Nonnull error);
 
 /**
@@ -104,7 +104,7 @@ webp_shim_incremental *_Nullable webp_shim_incremental_create(uint64_t max_pixel
  * are collected whole and show their first frame once the last bytes arrive.
  */
 webimage_status webp_shim_incremental_append(webp_shim_incremental *_Nonnull decoder,
-                                              const uint8_t *_Nullable bytes, size_t size, int is_final,
+                                              const uint8_t *_Nullable bytes, size_t size, bool is_final,
                                               webimage_error *_Nonnull error);
 
 /** The RGBA8 canvas so far: `pixels` is NULL until a row can be shown. */
@@ -139,7 +139,7 @@ typedef struct webp_shim_output {
  * WebP. Lossless keeps every pixel exactly, including colour under transparent pixels.
  */
 webimage_status webp_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, webp_shim_encoding encoding, webp_shim_output *_Nonnull output,
+                                  bool sixteen_bit, webp_shim_encoding encoding, webp_shim_output *_Nonnull output,
                                   webimage_error *_Nonnull error);
 
 /** One frame to encode. */
