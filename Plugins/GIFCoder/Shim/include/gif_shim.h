@@ -76,9 +76,8 @@ typedef struct gif_shim_output {
  * 255 colours with giflib's median-cut quantiser, pixels with alpha below 128 written as
  * transparent. With more than one frame a NETSCAPE2.0 extension stores `loop_count`.
  */
-webimage_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
-                                uint32_t height, uint32_t loop_count, gif_shim_output *_Nonnull output,
-                                webimage_error *_Nonnull error);
+webimage_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t count, uint32_t width, uint32_t height,
+                                uint32_t loop_count, gif_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void gif_shim_free(void *_Nullable pointer);
 

@@ -32,8 +32,8 @@ typedef struct png_shim_header {
 } png_shim_header;
 
 /** Reads the header (signature, IHDR, ancillary chunks up to the first IDAT). */
-webimage_status png_shim_read_header(const uint8_t *_Nonnull bytes, size_t size,
-                                     png_shim_header *_Nonnull header, webimage_error *_Nonnull error);
+webimage_status png_shim_read_header(const uint8_t *_Nonnull bytes, size_t size, png_shim_header *_Nonnull header,
+                                     webimage_error *_Nonnull error);
 
 /** An open decode of a whole PNG held in memory. */
 typedef struct png_shim_reader png_shim_reader;
