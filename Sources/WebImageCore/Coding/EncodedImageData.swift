@@ -5,8 +5,8 @@
 /// or a native library's own buffer) reach the caller without being copied into an array on
 /// the way. The bytes never change after creation, which is what makes it `Sendable`.
 public final class EncodedImageData: @unchecked Sendable {
-    private let start: UnsafeMutableRawPointer?
-    private let release: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+    private let start: UnsafeMutableRawPointer
+    private let release: @Sendable (UnsafeMutableRawPointer) -> Void
     /// Number of encoded bytes.
     public let count: Int
 
@@ -34,7 +34,7 @@ public final class EncodedImageData: @unchecked Sendable {
     }
 
     deinit {
-        if let start, let release { release(start) }
+        release(start)
     }
 
     /// Calls `body` with the encoded bytes; they are valid only during the call.
@@ -54,7 +54,7 @@ extension EncodedImageData: RandomAccessCollection {
 
     public subscript(position: Int) -> UInt8 {
         precondition(position >= 0 && position < count, "index \(position) out of 0..<\(count)")
-        return start!.load(fromByteOffset: position, as: UInt8.self)
+        return start.load(fromByteOffset: position, as: UInt8.self)
     }
 }
 
