@@ -4,7 +4,7 @@ SWIFT ?= swift
 # Where `make install` puts bin/, lib/ and include/ (default: a local prefix in out/).
 PREFIX ?= $(CURDIR)/out/prefix
 # Debian packages the build, the tests and the install need.
-DEBIAN_PACKAGES := libpng-dev libjpeg62-turbo-dev zlib1g-dev libdeflate-dev libgif-dev libwebp-dev libheif-dev pkg-config gcc libjpeg-turbo-progs libheif-examples python3 patchelf
+DEBIAN_PACKAGES := libpng-dev libjpeg62-turbo-dev zlib1g-dev libdeflate-dev libgif-dev libwebp-dev libheif-dev pkg-config gcc libjpeg-turbo-progs libheif-examples python3 patchelf clang-format
 # The Swift runtime libraries the toolchain links against.
 SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(SWIFT)))))/lib/swift/linux
 # The plugin products (each builds lib<product>.so).
@@ -107,9 +107,10 @@ bench: install
 	done; \
 	for size in 640x480 4000x3000; do run PNG "$$size rgb8" $(EXTRA)/kleiber-$$size-rgb8.png; done
 
-## format: formats every Swift file with the toolchain's swift format
+## format: formats every Swift file with the toolchain's swift format and every C file with clang-format (.clang-format)
 format:
 	$(SWIFT) format -i -r Package.swift Sources Plugins Tests
+	find Plugins Sources Examples Tests -name '*.[ch]' -exec clang-format -i {} +
 
 clean:
 	rm -rf .build out

@@ -52,13 +52,12 @@ PNM_INTERNAL webimage_status pnm_check_raster_size(size_t size, const pnm_header
  * The caller has checked pnm_check_raster_size and that `pixels` holds height rows
  * of `stride` bytes.
  */
-PNM_INTERNAL webimage_status pnm_read_raster(const uint8_t *bytes, size_t size, const pnm_header *header,
-                                             bool wide, uint8_t *pixels, size_t stride, webimage_error *error);
+PNM_INTERNAL webimage_status pnm_read_raster(const uint8_t *bytes, size_t size, const pnm_header *header, bool wide,
+                                             uint8_t *pixels, size_t stride, webimage_error *error);
 
 /** Encodes an RGBA8 or RGBA16 image as binary P6, alpha composited over a background. */
 PNM_INTERNAL webimage_status pnm_write_p6(const webimage_host *host, const webimage_image_view *image,
-                                          uint32_t background_rgba, webimage_buffer *output,
-                                          webimage_error *error);
+                                          uint32_t background_rgba, webimage_buffer *output, webimage_error *error);
 
 /** Like webimage_fail, with printf-style formatting. Returns `status`. */
 PNM_INTERNAL webimage_status pnm_failf(webimage_error *error, webimage_status status, const char *format, ...)

@@ -45,8 +45,7 @@ static webimage_encode_options read_encode_options(const webimage_encode_options
 
 static bool pnm_can_decode(const uint8_t *bytes, size_t size) { return pnm_looks_like_pnm(bytes, size); }
 
-static webimage_status pnm_probe(const uint8_t *bytes, size_t size, webimage_image_info *info,
-                                 webimage_error *error) {
+static webimage_status pnm_probe(const uint8_t *bytes, size_t size, webimage_image_info *info, webimage_error *error) {
     /* Output structs: write only when the host's struct has room for every ABI 1 field. */
     if (info->struct_size < sizeof *info) {
         return pnm_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "image info struct is too small (%u bytes)",
@@ -80,9 +79,9 @@ static webimage_status pnm_decode(const uint8_t *bytes, size_t size, const webim
     /* 1. The pixel limit, before anything is allocated. Two uint32 factors fit in 64 bits. */
     uint64_t pixel_count = (uint64_t)header.width * header.height;
     if (options.max_pixel_count != 0 && pixel_count > options.max_pixel_count) {
-        return pnm_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
-                         "%ux%u is %llu pixels, more than the limit of %llu", header.width, header.height,
-                         (unsigned long long)pixel_count, (unsigned long long)options.max_pixel_count);
+        return pnm_failf(error, WEBIMAGE_STATUS_TOO_LARGE, "%ux%u is %llu pixels, more than the limit of %llu",
+                         header.width, header.height, (unsigned long long)pixel_count,
+                         (unsigned long long)options.max_pixel_count);
     }
     /* 2. A file too short for its raster fails now, not after a huge allocation. */
     status = pnm_check_raster_size(size, &header, error);
@@ -93,8 +92,7 @@ static webimage_status pnm_decode(const uint8_t *bytes, size_t size, const webim
     size_t stride = 0;
     size_t total = 0;
     if (!pnm_multiply(header.width, wide ? 8 : 4, &stride) || !pnm_multiply(stride, header.height, &total)) {
-        return pnm_failf(error, WEBIMAGE_STATUS_TOO_LARGE, "%ux%u does not fit in memory", header.width,
-                         header.height);
+        return pnm_failf(error, WEBIMAGE_STATUS_TOO_LARGE, "%ux%u does not fit in memory", header.width, header.height);
     }
     uint8_t *pixels = pnm_host->allocate(pnm_host->context, total, 16);
     if (pixels == NULL) {
@@ -159,7 +157,8 @@ static const webimage_plugin_descriptor pnm_descriptor = {
 #if defined(__GNUC__)
 __attribute__((visibility("default")))
 #endif
-const webimage_plugin_descriptor *webimage_plugin_entry(const webimage_host *host);
+const webimage_plugin_descriptor *
+webimage_plugin_entry(const webimage_host *host);
 
 const webimage_plugin_descriptor *webimage_plugin_entry(const webimage_host *host) {
     /* Refuse hosts whose table lacks the services used here (allocate, deallocate). */

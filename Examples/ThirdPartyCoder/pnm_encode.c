@@ -27,8 +27,8 @@ static void load_pixel(const uint8_t *row, uint32_t x, bool wide, uint32_t rgba[
     }
 }
 
-webimage_status pnm_write_p6(const webimage_host *host, const webimage_image_view *image,
-                             uint32_t background_rgba, webimage_buffer *output, webimage_error *error) {
+webimage_status pnm_write_p6(const webimage_host *host, const webimage_image_view *image, uint32_t background_rgba,
+                             webimage_buffer *output, webimage_error *error) {
     if (image->pixel_format != WEBIMAGE_PIXEL_RGBA8 && image->pixel_format != WEBIMAGE_PIXEL_RGBA16) {
         return pnm_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "PPM encoder: unknown pixel format %u",
                          image->pixel_format);
@@ -40,9 +40,8 @@ webimage_status pnm_write_p6(const webimage_host *host, const webimage_image_vie
     size_t row_bytes = 0;
     if (image->width == 0 || image->height == 0 || image->pixels == NULL ||
         !pnm_multiply(image->width, bytes_per_pixel, &row_bytes) || image->stride < row_bytes) {
-        return pnm_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT,
-                         "PPM encoder: invalid image (%ux%u, stride %zu)", image->width, image->height,
-                         image->stride);
+        return pnm_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "PPM encoder: invalid image (%ux%u, stride %zu)",
+                         image->width, image->height, image->stride);
     }
 
     char header[64];
@@ -62,8 +61,8 @@ webimage_status pnm_write_p6(const webimage_host *host, const webimage_image_vie
     memcpy(bytes, header, (size_t)header_length);
 
     /* The background is 0xRRGGBBAA; its own alpha is ignored (PPM is opaque). */
-    const uint32_t background[3] = {
-        (background_rgba >> 24) & 0xff, (background_rgba >> 16) & 0xff, (background_rgba >> 8) & 0xff};
+    const uint32_t background[3] = {(background_rgba >> 24) & 0xff, (background_rgba >> 16) & 0xff,
+                                    (background_rgba >> 8) & 0xff};
     const uint32_t background_scale = wide ? 257u : 1u; /* 0xff -> 0xffff */
     uint8_t *out = bytes + header_length;
     const uint8_t *pixels = image->pixels;

@@ -55,8 +55,7 @@ static webimage_status read_number(cursor *c, const char *what, uint32_t limit, 
     uint8_t first = c->bytes[c->position];
     if (first < '0' || first > '9') {
         return pnm_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA,
-                         "malformed PNM header: expected the %s at byte %zu, found 0x%02x", what, c->position,
-                         first);
+                         "malformed PNM header: expected the %s at byte %zu, found 0x%02x", what, c->position, first);
     }
     uint64_t number = 0;
     while (!at_end(c) && c->bytes[c->position] >= '0' && c->bytes[c->position] <= '9') {
@@ -94,13 +93,26 @@ webimage_status pnm_read_header(const uint8_t *bytes, size_t size, pnm_header *h
         return pnm_failf(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "not a PNM file (no 'P' magic number)");
     }
     if (size < 3) {
-        return pnm_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "PNM header is truncated: the data is only %zu byte(s)", size);
+        return pnm_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "PNM header is truncated: the data is only %zu byte(s)",
+                         size);
     }
     switch (bytes[1]) {
-    case '2': header->channels = 1; header->ascii = true; break;
-    case '3': header->channels = 3; header->ascii = true; break;
-    case '5': header->channels = 1; header->ascii = false; break;
-    case '6': header->channels = 3; header->ascii = false; break;
+    case '2':
+        header->channels = 1;
+        header->ascii = true;
+        break;
+    case '3':
+        header->channels = 3;
+        header->ascii = true;
+        break;
+    case '5':
+        header->channels = 1;
+        header->ascii = false;
+        break;
+    case '6':
+        header->channels = 3;
+        header->ascii = false;
+        break;
     default:
         return pnm_failf(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT,
                          "unsupported Netpbm type 'P%c' (this plugin reads P2, P3, P5 and P6)",

@@ -75,8 +75,8 @@ webimage_status pnm_check_raster_size(size_t size, const pnm_header *header, web
     size_t available = size > header->raster_offset ? size - header->raster_offset : 0;
     size_t samples = 0;
     size_t needed = 0;
-    bool fits = pnm_multiply(header->width, header->height, &samples) &&
-                pnm_multiply(samples, header->channels, &samples);
+    bool fits =
+        pnm_multiply(header->width, header->height, &samples) && pnm_multiply(samples, header->channels, &samples);
     if (fits && header->ascii) {
         /* Each sample is at least one digit, and all but the last need a separator. */
         fits = pnm_multiply(samples, 2, &needed);
@@ -86,8 +86,8 @@ webimage_status pnm_check_raster_size(size_t size, const pnm_header *header, web
     }
     if (!fits) {
         return pnm_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA,
-                         "PNM data is truncated: a %ux%u raster cannot fit in %zu bytes", header->width,
-                         header->height, available);
+                         "PNM data is truncated: a %ux%u raster cannot fit in %zu bytes", header->width, header->height,
+                         available);
     }
     if (available < needed) {
         return pnm_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA,
@@ -97,8 +97,8 @@ webimage_status pnm_check_raster_size(size_t size, const pnm_header *header, web
     return WEBIMAGE_STATUS_OK;
 }
 
-webimage_status pnm_read_raster(const uint8_t *bytes, size_t size, const pnm_header *header, bool wide,
-                                uint8_t *pixels, size_t stride, webimage_error *error) {
+webimage_status pnm_read_raster(const uint8_t *bytes, size_t size, const pnm_header *header, bool wide, uint8_t *pixels,
+                                size_t stride, webimage_error *error) {
     sample_reader reader = {bytes, size, header->raster_offset, header};
     const uint32_t top = wide ? 65535u : 255u;
     for (uint32_t y = 0; y < header->height; y++) {
@@ -115,8 +115,8 @@ webimage_status pnm_read_raster(const uint8_t *bytes, size_t size, const pnm_hea
                 }
                 if (value > header->maxval) {
                     return pnm_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA,
-                                     "corrupt PNM raster: sample %u at pixel (%u, %u) exceeds maxval %u", value, x,
-                                     y, header->maxval);
+                                     "corrupt PNM raster: sample %u at pixel (%u, %u) exceeds maxval %u", value, x, y,
+                                     header->maxval);
                 }
                 rgba[channel] = rescale(value, header->maxval, top);
             }

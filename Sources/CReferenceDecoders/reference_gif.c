@@ -98,7 +98,8 @@ int reference_gif_decode(const uint8_t *bytes, size_t size, uint32_t last_frame,
         uint8_t *canvas = out;
         memset(canvas, 0, canvas_bytes);
         for (int i = 0; i <= (int)last_frame; i++) {
-            GraphicsControlBlock control = {.DisposalMode = DISPOSAL_UNSPECIFIED, .TransparentColor = NO_TRANSPARENT_COLOR};
+            GraphicsControlBlock control = {.DisposalMode = DISPOSAL_UNSPECIFIED,
+                                            .TransparentColor = NO_TRANSPARENT_COLOR};
             DGifSavedExtensionToGCB(gif, i, &control);
             if (control.DisposalMode == DISPOSE_PREVIOUS && i < (int)last_frame) {
                 if (saved == NULL) saved = malloc(canvas_bytes);
@@ -111,7 +112,8 @@ int reference_gif_decode(const uint8_t *bytes, size_t size, uint32_t last_frame,
                 for (int y = desc->Top; y < desc->Top + desc->Height && y < gif->SHeight; y++) {
                     int right = desc->Left + desc->Width < gif->SWidth ? desc->Left + desc->Width : gif->SWidth;
                     if (right > desc->Left) {
-                        memset(canvas + ((size_t)y * gif->SWidth + desc->Left) * 4, 0, (size_t)(right - desc->Left) * 4);
+                        memset(canvas + ((size_t)y * gif->SWidth + desc->Left) * 4, 0,
+                               (size_t)(right - desc->Left) * 4);
                     }
                 }
             } else if (control.DisposalMode == DISPOSE_PREVIOUS && saved != NULL) {

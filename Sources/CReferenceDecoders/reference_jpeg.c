@@ -59,8 +59,7 @@ static int check_input(const uint8_t *bytes, size_t size, unsigned scale_num, un
 }
 
 /** Installs the error handlers and the memory source; the caller does setjmp next. */
-static void open_jpeg(struct jpeg_decompress_struct *cinfo, jpeg_failure *failure, const uint8_t *bytes,
-                      size_t size) {
+static void open_jpeg(struct jpeg_decompress_struct *cinfo, jpeg_failure *failure, const uint8_t *bytes, size_t size) {
     cinfo->err = jpeg_std_error(&failure->manager);
     failure->manager.error_exit = on_error_exit;
     failure->manager.emit_message = on_message;
@@ -71,8 +70,8 @@ static void open_jpeg(struct jpeg_decompress_struct *cinfo, jpeg_failure *failur
     jpeg_mem_src(cinfo, bytes, (unsigned long)size);
 }
 
-int reference_jpeg_probe(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom,
-                         uint32_t *width, uint32_t *height) {
+int reference_jpeg_probe(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom, uint32_t *width,
+                         uint32_t *height) {
     int status = check_input(bytes, size, scale_num, scale_denom);
     if (status != REFERENCE_OK) return status;
     struct jpeg_decompress_struct cinfo;
@@ -93,8 +92,8 @@ int reference_jpeg_probe(const uint8_t *bytes, size_t size, unsigned scale_num, 
     return REFERENCE_OK;
 }
 
-int reference_jpeg_decode_scaled(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom,
-                                 void *out, size_t out_size) {
+int reference_jpeg_decode_scaled(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom, void *out,
+                                 size_t out_size) {
     int status = check_input(bytes, size, scale_num, scale_denom);
     if (status != REFERENCE_OK) return status;
     if (out == NULL) return reference_fail(REFERENCE_ERROR_ARGUMENT, "libjpeg", "no output buffer");

@@ -53,8 +53,8 @@ static int open_png(png_source *source, png_structp *png, png_infop *info) {
         return reference_fail(REFERENCE_ERROR_ARGUMENT, "libpng", "no input bytes");
     }
     if (source->size < 8 || png_sig_cmp(source->bytes, 0, 8) != 0) {
-        return reference_fail(source->size < 8 ? REFERENCE_ERROR_TRUNCATED : REFERENCE_ERROR_NOT_THIS_FORMAT,
-                              "libpng", "no PNG signature");
+        return reference_fail(source->size < 8 ? REFERENCE_ERROR_TRUNCATED : REFERENCE_ERROR_NOT_THIS_FORMAT, "libpng",
+                              "no PNG signature");
     }
     *png = png_create_read_struct(PNG_LIBPNG_VER_STRING, source, on_error, on_warning);
     *info = *png ? png_create_info_struct(*png) : NULL;
@@ -111,7 +111,7 @@ int reference_png_decode(const uint8_t *bytes, size_t size, int sixteen_bit, voi
     }
 
     /* Everything becomes RGBA at the requested depth. */
-    png_set_expand(png);      /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */
+    png_set_expand(png); /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */
     png_set_gray_to_rgb(png); /* gray (+alpha) -> RGB (+alpha) */
     if (sixteen_bit) {
         png_set_expand_16(png); /* 8-bit samples -> 16-bit (v * 257) */

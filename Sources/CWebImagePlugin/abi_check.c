@@ -2,4 +2,5 @@
 #include "webimage_plugin.h"
 
 _Static_assert(sizeof(webimage_error) == 2 * sizeof(void *), "webimage_error layout");
-_Static_assert(offsetof(webimage_plugin_descriptor, struct_size) == 4, "descriptor starts with abi_version, struct_size");
+_Static_assert(offsetof(webimage_plugin_descriptor, struct_size) == 4,
+               "descriptor starts with abi_version, struct_size");

@@ -57,7 +57,7 @@ struct ConvertCommand: PluginHostCommand {
             pixelFormat: .rgba16, thumbnail: box, appliesOrientation: !noAutoOrient, maxPixelCount: maxPixels)
         let encodeOptions = EncodeOptions(
             format: outputFormat.name, quality: Double(quality) / 100, loopCount: info.loopCount)
-        let converted: (bytes: [UInt8], width: Int, height: Int, frames: Int)
+        let converted: (bytes: EncodedImageData, width: Int, height: Int, frames: Int)
         if let frame {
             let image = try decodeStill(frame: frame, bytes: bytes, info: info, manager: manager, options: options)
             converted = (try manager.encode(image.pixels, options: encodeOptions), image.width, image.height, 1)
@@ -90,7 +90,7 @@ struct ConvertCommand: PluginHostCommand {
     }
 
     /// Writes `bytes` to the output file atomically (a temporary file renamed into place).
-    private func write(_ bytes: [UInt8]) throws {
+    private func write(_ bytes: EncodedImageData) throws {
         let url = URL(fileURLWithPath: output)
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -98,7 +98,12 @@ struct ConvertCommand: PluginHostCommand {
             throw CLIError("cannot write '\(output)': the folder '\(folder)' does not exist")
         }
         do {
-            try Data(bytes).write(to: url, options: .atomic)
+            try bytes.withUnsafeBytes { encoded in
+                let view = Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: encoded.baseAddress!), count: encoded.count,
+                    deallocator: .none)
+                try view.write(to: url, options: .atomic)
+            }
         } catch {
             throw CLIError("cannot write '\(output)': \(error.localizedDescription)")
         }

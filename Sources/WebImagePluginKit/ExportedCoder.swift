@@ -44,10 +44,10 @@ func reportingErrors(_ error: UnsafeMutablePointer<webimage_error>, _ body: () t
 }
 
 /// Hands encoded bytes to the host in memory from the host allocator.
-func handOver(_ bytes: [UInt8], to output: UnsafeMutablePointer<webimage_buffer>) throws {
+func handOver(_ bytes: EncodedImageData, to output: UnsafeMutablePointer<webimage_buffer>) throws {
     guard let memory = ExportedCoder.installed.allocator.allocate(max(bytes.count, 1), 16) else {
         throw ImageCodingError(.outOfMemory, "could not allocate \(bytes.count) bytes for the encoded image")
     }
-    bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+    bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
     output.pointee = webimage_buffer(bytes: memory.assumingMemoryBound(to: UInt8.self), size: bytes.count)
 }

@@ -39,7 +39,7 @@ import WebImageCore
             AnimationFrame(image: frame(120, transparentColumns: 3), durationMilliseconds: 100),
             AnimationFrame(image: frame(240), durationMilliseconds: 250),
         ]
-        let encoded = try coder.encodeAnimation(frames, request: EncodeRequest(format: "gif", loopCount: 2))
+        let encoded = try coder.encodeAnimation(frames, request: EncodeRequest(format: "gif", loopCount: 2)).bytes
         let animation = try coder.openAnimation(encoded)
         #expect(animation.info.frameCount == 3 && animation.info.loopCount == 2)
         #expect((0..<3).map { animation.frameDuration(at: $0) } == [30, 100, 250])

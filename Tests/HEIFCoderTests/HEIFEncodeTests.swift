@@ -6,7 +6,7 @@ import WebImageCore
     let coder = HEIFImageCoder()
 
     func roundTrip(_ image: PixelBuffer, _ request: EncodeRequest, pixelFormat: PixelFormat = .rgba8) throws
-        -> (bytes: [UInt8], image: DecodedImage)
+        -> (bytes: EncodedImageData, image: DecodedImage)
     {
         let bytes = try coder.encode(image, request: request)
         let decoded = try bytes.withUnsafeBytes {

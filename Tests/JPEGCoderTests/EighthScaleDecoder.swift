@@ -28,7 +28,7 @@ enum EighthScaleDecoder {
                     return (Result(status: opened, width: 0, height: 0, pixels: []), JPEG_SHIM_DC_NOT_USED)
                 }
                 defer { jpeg_shim_close(reader) }
-                jpeg_shim_allow_dc_path(reader, allowingFastPath ? 1 : 0)
+                jpeg_shim_allow_dc_path(reader, allowingFastPath)
                 var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
                 let status = pixels.withUnsafeMutableBytes {
                     jpeg_shim_read_image(reader, $0.baseAddress!, Int(width) * 4, &error)

@@ -98,7 +98,7 @@ import WebImageCore
                     [UInt8(x * 20), UInt8(y * 40), UInt8(index * 100), x == index ? 0 : 255]
                 }, durationMilliseconds: [30, 120, 500][index])
         }
-        let bytes = try coder.encodeAnimation(frames, request: EncodeRequest(format: "png", loopCount: 4))
+        let bytes = try coder.encodeAnimation(frames, request: EncodeRequest(format: "png", loopCount: 4)).bytes
         let animation = try coder.openAnimation(bytes)
         #expect(animation.info.frameCount == 3 && animation.info.loopCount == 4)
         #expect((0..<3).map { animation.frameDuration(at: $0) } == [30, 120, 500])

@@ -34,7 +34,7 @@ enum ShimDecoder {
             var header = png_shim_header()
             var sixteenOutput: Int32 = 0
             let opened = bytes.withUnsafeBufferPointer {
-                png_shim_open($0.baseAddress!, $0.count, sixteen ? 1 : 0, &reader, &header, &sixteenOutput, &error)
+                png_shim_open($0.baseAddress!, $0.count, sixteen, &reader, &header, &sixteenOutput, &error)
             }
             defer { png_shim_close(reader) }
             guard opened == WEBIMAGE_STATUS_OK, let reader else { return failure(opened) }

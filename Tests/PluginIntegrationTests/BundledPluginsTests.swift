@@ -96,9 +96,9 @@ import WebImageCore
     @Test func encodingThroughThePluginRoundTrips() throws {
         let manager = host.makeCodersManager()
         let original = try manager.decode(try BuildProducts.fixture("png/rgba8.png"))
-        let png = try manager.encode(original.pixels, options: EncodeOptions(format: "png"))
+        let png = try manager.encode(original.pixels, options: EncodeOptions(format: "png")).bytes
         #expect(try manager.decode(png).pixels.packedBytes() == original.pixels.packedBytes())
-        let jpeg = try manager.encode(original.pixels, options: EncodeOptions(format: "jpg", quality: 0.8))
+        let jpeg = try manager.encode(original.pixels, options: EncodeOptions(format: "jpg", quality: 0.8)).bytes
         #expect(try manager.probe(jpeg) == ImageInfo(format: "jpeg", width: 13, height: 7))
     }
 }

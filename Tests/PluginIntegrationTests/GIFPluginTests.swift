@@ -44,7 +44,7 @@ import WebImageCore
             AnimationFrame(image: still.pixels, durationMilliseconds: 70),
             AnimationFrame(image: still.pixels, durationMilliseconds: 20),
         ]
-        let gif = try manager.encodeAnimation(frames, options: EncodeOptions(format: "gif", loopCount: 0))
+        let gif = try manager.encodeAnimation(frames, options: EncodeOptions(format: "gif", loopCount: 0)).bytes
         let info = try manager.probe(gif)
         #expect(info.format == "gif" && info.frameCount == 2 && info.loopCount == 0)
         #expect((info.width, info.height) == (13, 7))

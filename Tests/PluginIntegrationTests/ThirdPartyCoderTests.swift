@@ -40,7 +40,7 @@ import WebImageCore
     @Test func aPGMConvertsToPNGThroughTwoPlugins() throws {
         let manager = host.makeCodersManager()
         let image = try manager.decode(Array("P5 2 2 255 ".utf8) + [0, 85, 170, 255])
-        let png = try manager.encode(image.pixels, options: EncodeOptions(format: "png"))
+        let png = try manager.encode(image.pixels, options: EncodeOptions(format: "png")).bytes
         let back = try manager.decode(png)
         #expect(back.format == "png")
         #expect(back.pixels.packedBytes() == [0, 0, 0, 255, 85, 85, 85, 255, 170, 170, 170, 255, 255, 255, 255, 255])

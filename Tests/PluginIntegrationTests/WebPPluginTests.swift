@@ -28,7 +28,7 @@ import WebImageCore
 
     @Test func aLosslessRoundTripIsExact() throws {
         let still = try manager.decode(try BuildProducts.fixture("png/rgba8.png"))
-        let webp = try manager.encode(still.pixels, options: EncodeOptions(format: "webp", lossless: true))
+        let webp = try manager.encode(still.pixels, options: EncodeOptions(format: "webp", lossless: true)).bytes
         #expect(try manager.decode(webp).pixels.packedBytes() == still.pixels.packedBytes())
     }
 
@@ -39,7 +39,8 @@ import WebImageCore
                 image: try manager.decodeFrame($0, of: gif).pixels, durationMilliseconds: gif.frameDuration(at: $0))
         }
         let webp = try manager.encodeAnimation(
-            frames, options: EncodeOptions(format: "webp", lossless: true, loopCount: gif.info.loopCount))
+            frames, options: EncodeOptions(format: "webp", lossless: true, loopCount: gif.info.loopCount)
+        ).bytes
         let animation = try manager.openAnimation(webp)
         #expect(animation.info.format == "webp")
         #expect(animation.info.frameCount == 4 && animation.info.loopCount == 3)

@@ -18,7 +18,7 @@ import WebImageCore
     }
 
     @Test func encodedFramesOpenAgainWithTheirDurations() throws {
-        let bytes = try manager.encodeAnimation(try frames(), options: EncodeOptions(format: "wiraw"))
+        let bytes = try manager.encodeAnimation(try frames(), options: EncodeOptions(format: "wiraw")).bytes
         let animation = try manager.openAnimation(bytes)
         #expect(animation.info.frameCount == 3)
         #expect((0..<3).map { animation.frameDuration(at: $0) } == [40, 60, 80])
@@ -27,7 +27,7 @@ import WebImageCore
     }
 
     @Test func allFramesCanBePreloaded() throws {
-        let bytes = try manager.encodeAnimation(try frames(), options: EncodeOptions(format: "wiraw"))
+        let bytes = try manager.encodeAnimation(try frames(), options: EncodeOptions(format: "wiraw")).bytes
         let preloaded = try manager.decodeAllFrames(of: try manager.openAnimation(bytes))
         #expect(preloaded.map(\.durationMilliseconds) == [40, 60, 80])
         #expect(preloaded.map { $0.image.channels(x: 1, y: 1)[0] } == [0, 1, 2])
@@ -35,7 +35,8 @@ import WebImageCore
 
     @Test func framesAreShrunkForEncodingAndForThumbnails() throws {
         let bytes = try manager.encodeAnimation(
-            try frames(), options: EncodeOptions(format: "wiraw", maxPixelSize: (4, 4)))
+            try frames(), options: EncodeOptions(format: "wiraw", maxPixelSize: (4, 4))
+        ).bytes
         let animation = try manager.openAnimation(bytes)
         #expect((animation.info.width, animation.info.height) == (4, 2))
         let thumbnail = try manager.decodeFrame(

@@ -17,7 +17,9 @@ struct StubCoder: ImageCoder {
     func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
         DecodedImage(pixels: try TestPixels.rgba8(width: 1, height: 1) { _, _ in [marker, 0, 0, 255] }, format: name)
     }
-    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] { Array(name.utf8) }
+    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
+        try EncodedImageData(copying: Array(name.utf8))
+    }
 }
 
 @Suite struct CodersManagerTests {
@@ -112,7 +114,7 @@ struct StubCoder: ImageCoder {
             width * height <= 256
             ? try TestPixels.labelled(width: width, height: height)
             : try TestPixels.rgba8(width: width, height: height) { _, _ in [9, 9, 9, 255] }
-        var bytes = try TestRawCoder().encode(pixels, request: EncodeRequest(format: "wiraw"))
+        var bytes = try TestRawCoder().encode(pixels, request: EncodeRequest(format: "wiraw")).bytes
         bytes[9] = UInt8(orientation.rawValue)
         return bytes
     }
@@ -158,7 +160,7 @@ struct StubCoder: ImageCoder {
 
     @Test func encodeShrinksToMaxPixelSizeFirst() throws {
         let pixels = try TestPixels.rgba8(width: 40, height: 20) { _, _ in [1, 2, 3, 255] }
-        let bytes = try manager.encode(pixels, options: EncodeOptions(format: "wiraw", maxPixelSize: (10, 10)))
+        let bytes = try manager.encode(pixels, options: EncodeOptions(format: "wiraw", maxPixelSize: (10, 10))).bytes
         let info = try manager.probe(bytes)
         #expect((info.width, info.height) == (10, 5))
     }

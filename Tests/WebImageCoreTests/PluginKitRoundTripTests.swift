@@ -23,7 +23,7 @@ import WebImagePluginKit
                     [UInt8(y * width + x), UInt8(index), 0, 255]
                 }, durationMilliseconds: duration)
         }
-        return try TestRawCoder().encodeAnimation(images, request: EncodeRequest(format: "wiraw"))
+        return try TestRawCoder().encodeAnimation(images, request: EncodeRequest(format: "wiraw")).bytes
     }
 
     @Test func descriptorDescribesTheCoder() throws {

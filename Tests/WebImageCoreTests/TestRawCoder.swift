@@ -107,11 +107,11 @@ struct TestRawCoder: ProgressiveImageCoder, AnimatedImageCoder {
         try Self.decodeFrame(bytes, header: header, index: index, request: request, allowPartial: allowPartial)
     }
 
-    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
+    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
         try encodeAnimation([AnimationFrame(image: image, durationMilliseconds: 0)], request: request)
     }
 
-    func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
+    func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData {
         guard let first = frames.first, first.image.format == .rgba8 else {
             throw ImageCodingError(.invalidArgument, "WIRAW encodes RGBA8 frames only")
         }
@@ -122,7 +122,7 @@ struct TestRawCoder: ProgressiveImageCoder, AnimatedImageCoder {
             bytes += [UInt8(frame.durationMilliseconds & 0xFF), UInt8(frame.durationMilliseconds >> 8)]
         }
         for frame in frames { bytes += frame.image.packedBytes() }
-        return bytes
+        return try EncodedImageData(copying: bytes)
     }
 
     func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {

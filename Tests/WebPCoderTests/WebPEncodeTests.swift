@@ -7,7 +7,7 @@ import WebPCoder
 
     @Test func losslessKeepsEveryPixelIncludingColourUnderTransparency() throws {
         let source = try Pattern.buffer(Pattern.rgba)
-        let bytes = try coder.encode(source, request: EncodeRequest(format: "webp", lossless: true))
+        let bytes = try coder.encode(source, request: EncodeRequest(format: "webp", lossless: true)).bytes
         let info = try coder.probe(bytes)
         #expect(info == ImageInfo(format: "webp", width: 61, height: 43, traits: [.hasAlpha]))
         #expect(try coder.decode(bytes).pixels.packedBytes() == source.packedBytes())
@@ -15,12 +15,12 @@ import WebPCoder
 
     @Test func lossyKeepsAlphaAndStaysCloseToTheSource() throws {
         let source = try Pattern.buffer(Pattern.rgba)
-        let bytes = try coder.encode(source, request: EncodeRequest(format: "webp", quality: 0.9))
+        let bytes = try coder.encode(source, request: EncodeRequest(format: "webp", quality: 0.9)).bytes
         let decoded = try coder.decode(bytes).pixels.packedBytes()
         let original = source.packedBytes()
         #expect(stride(from: 3, to: decoded.count, by: 4).allSatisfy { decoded[$0] == original[$0] })
         let opaque = try coder.decode(
-            try coder.encode(try Pattern.buffer(Pattern.rgb), request: EncodeRequest(format: "webp")))
+            try coder.encode(try Pattern.buffer(Pattern.rgb), request: EncodeRequest(format: "webp")).bytes)
         let error = zip(opaque.pixels.packedBytes(), Pattern.bytes(Pattern.rgb)).map { abs(Int($0) - Int($1)) }
         #expect(Double(error.reduce(0, +)) / Double(error.count) < 2)
         #expect(try coder.probe(bytes).traits == [.hasAlpha])
@@ -38,7 +38,7 @@ import WebPCoder
         let source = try PixelBuffer(width: 2, height: 1, format: .rgba16)
         let samples: [UInt16] = [0, 257, 32896, 65535, 65535, 128, 65407, 32768]
         samples.withUnsafeBytes { source.baseAddress.copyMemory(from: $0.baseAddress!, byteCount: 16) }
-        let bytes = try coder.encode(source, request: EncodeRequest(format: "webp", lossless: true))
+        let bytes = try coder.encode(source, request: EncodeRequest(format: "webp", lossless: true)).bytes
         #expect(try coder.decode(bytes).pixels.packedBytes() == [0, 1, 128, 255, 255, 0, 255, 128])
     }
 
@@ -51,7 +51,8 @@ import WebPCoder
                 durationMilliseconds: 40 + index * 30)
         }
         let bytes = try coder.encodeAnimation(
-            frames, request: EncodeRequest(format: "webp", lossless: true, loopCount: 2))
+            frames, request: EncodeRequest(format: "webp", lossless: true, loopCount: 2)
+        ).bytes
         let source = try coder.openAnimation(bytes)
         #expect(
             source.info
@@ -71,7 +72,7 @@ import WebPCoder
                 image: try Pattern.buffer { x, y in [x * 4, (y + index * 20) * 5 % 256, 90, 255] },
                 durationMilliseconds: 100)
         }
-        let bytes = try coder.encodeAnimation(frames, request: EncodeRequest(format: "webp", quality: 0.8))
+        let bytes = try coder.encodeAnimation(frames, request: EncodeRequest(format: "webp", quality: 0.8)).bytes
         let info = try coder.probe(bytes)
         #expect(info.frameCount == 2 && info.loopCount == 0 && info.traits.contains(.animated))
     }

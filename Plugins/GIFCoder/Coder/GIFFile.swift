@@ -19,7 +19,7 @@ final class GIFFile {
         do {
             try ShimCall.gif.run {
                 gif_shim_open(
-                    bytes.baseAddress!, bytes.count, allowPartial ? 1 : 0, UInt64(max(0, maxPixelCount)), &animation,
+                    bytes.baseAddress!, bytes.count, allowPartial, UInt64(max(0, maxPixelCount)), &animation,
                     &info, &$0)
             }
         } catch {

@@ -39,12 +39,12 @@ public struct GIFImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         try GIFAnimationSource(bytes: bytes)
     }
 
-    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
+    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
         try encodeAnimation([AnimationFrame(image: image, durationMilliseconds: 0)], request: request)
     }
 
     /// Frames must share one size; `request.loopCount` is stored when there is more than one frame.
-    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
+    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the GIF coder cannot encode '\(request.format)'")
         }
@@ -58,13 +58,15 @@ public struct GIFImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
                 duration_ms: UInt32(clamping: max(0, frame.durationMilliseconds)))
         }
         var output = gif_shim_output()
-        try ShimCall.gif.run {
-            gif_shim_encode(
-                &shimFrames, UInt32(shimFrames.count), UInt32(first.image.width), UInt32(first.image.height),
-                UInt32(clamping: max(0, request.loopCount)), &output, &$0)
+        try withExtendedLifetime(images) {
+            try ShimCall.gif.run {
+                gif_shim_encode(
+                    &shimFrames, UInt32(shimFrames.count), UInt32(first.image.width), UInt32(first.image.height),
+                    UInt32(clamping: max(0, request.loopCount)), &output, &$0)
+            }
         }
-        defer { gif_shim_free(output.bytes) }
-        return withExtendedLifetime(images) { Array(UnsafeBufferPointer(start: output.bytes, count: output.size)) }
+        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "giflib wrote no bytes") }
+        return EncodedImageData(taking: bytes, count: output.size, deallocate: { gif_shim_free($0) })
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {

@@ -85,7 +85,7 @@ static const int pass_starts[4] = {0, 4, 2, 1}, pass_steps[4] = {8, 8, 4, 2};
 
 /** The message for a decoding failure of frame `index`. */
 static webimage_status lzw_failure(webimage_error *error, uint32_t index, gif_lzw_status status) {
-    const char *reason = status == GIF_LZW_BAD_CODE      ? "an LZW code that is not in the table"
+    const char *reason = status == GIF_LZW_BAD_CODE       ? "an LZW code that is not in the table"
                          : status == GIF_LZW_END_TOO_SOON ? "the LZW end code comes before the last pixel"
                                                           : "the image data ends before the last pixel";
     return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "frame %u: %s", index, reason);

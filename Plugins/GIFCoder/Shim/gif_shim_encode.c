@@ -74,8 +74,8 @@ static int quantise(const gif_shim_frame *frame, uint32_t width, uint32_t height
 static int put_loop_extension(GifFileType *gif, uint32_t loop_count) {
     GifByteType loop[3] = {1, (GifByteType)(loop_count & 0xFF), (GifByteType)((loop_count >> 8) & 0xFF)};
     return EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) != GIF_ERROR &&
-           EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") != GIF_ERROR && EGifPutExtensionBlock(gif, 3, loop) != GIF_ERROR &&
-           EGifPutExtensionTrailer(gif) != GIF_ERROR;
+           EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") != GIF_ERROR &&
+           EGifPutExtensionBlock(gif, 3, loop) != GIF_ERROR && EGifPutExtensionTrailer(gif) != GIF_ERROR;
 }
 
 webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, uint32_t width, uint32_t height,
@@ -83,7 +83,8 @@ webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, ui
     output->bytes = NULL;
     output->size = 0;
     if (count == 0 || width == 0 || height == 0 || width > 65535 || height > 65535) {
-        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "GIF needs 1...65535 pixels per side and a frame");
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT,
+                             "GIF needs 1...65535 pixels per side and a frame");
     }
     size_t pixels = (size_t)width * height;
     frame_planes planes = {malloc(pixels), malloc(pixels), malloc(pixels), malloc(pixels)};

@@ -13,7 +13,8 @@ static void clear_rect(gif_shim_animation *animation, const gif_frame_record *fr
     int left = frame->left < canvas_width ? frame->left : canvas_width;
     int right = frame->left + frame->width < canvas_width ? frame->left + frame->width : canvas_width;
     for (int y = frame->top; y < frame->top + frame->height && y < canvas_height; y++) {
-        if (right > left) memset(animation->canvas + ((size_t)y * canvas_width + left) * 4, 0, (size_t)(right - left) * 4);
+        if (right > left)
+            memset(animation->canvas + ((size_t)y * canvas_width + left) * 4, 0, (size_t)(right - left) * 4);
     }
 }
 
@@ -22,12 +23,14 @@ static void dispose(gif_shim_animation *animation) {
     const gif_frame_record *frame = &animation->frames[animation->drawn];
     size_t canvas_bytes = (size_t)animation->info.width * animation->info.height * 4;
     if (frame->disposal == DISPOSE_BACKGROUND) clear_rect(animation, frame);
-    else if (frame->disposal == DISPOSE_PREVIOUS && animation->saved != NULL) memcpy(animation->canvas, animation->saved, canvas_bytes);
+    else if (frame->disposal == DISPOSE_PREVIOUS && animation->saved != NULL)
+        memcpy(animation->canvas, animation->saved, canvas_bytes);
 }
 
 webimage_status gif_shim_decode_frame(gif_shim_animation *animation, uint32_t index, void *pixels, size_t stride,
                                       webimage_error *error) {
-    if (index >= animation->info.frame_count) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "no such frame");
+    if (index >= animation->info.frame_count)
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "no such frame");
     size_t row_bytes = (size_t)animation->info.width * 4;
     size_t canvas_bytes = row_bytes * animation->info.height;
     if (index == 0 && animation->canvas == NULL && stride == row_bytes) {
@@ -47,7 +50,8 @@ webimage_status gif_shim_decode_frame(gif_shim_animation *animation, uint32_t in
     }
     if (animation->canvas == NULL) {
         animation->canvas = calloc(1, canvas_bytes);
-        if (animation->canvas == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory for the canvas");
+        if (animation->canvas == NULL)
+            return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory for the canvas");
     }
     if ((int)index < animation->drawn) {
         memset(animation->canvas, 0, canvas_bytes);

@@ -6,7 +6,6 @@
 
 #include "gif_shim.h"
 
-
 /** Where a frame's bytes are and how it is drawn. */
 typedef struct gif_frame_record {
     /** Offset of the image descriptor's 0x2C byte. */

@@ -81,7 +81,8 @@ static webimage_status scan_records(GifFileType *gif, gif_segment_reader *reader
             }
             continue;
         }
-        if (type != IMAGE_DESC_RECORD_TYPE) return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "unknown record type");
+        if (type != IMAGE_DESC_RECORD_TYPE)
+            return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "unknown record type");
         if (DGifGetImageDesc(gif) == GIF_ERROR) {
             return gif_shim_giflib_error(error, gif->Error, reader->hit_end, "inside an image descriptor");
         }
@@ -110,19 +111,21 @@ static webimage_status scan_records(GifFileType *gif, gif_segment_reader *reader
         };
         if (image->ColorMap == NULL && gif->SColorMap == NULL) frame.broken = 1;
         if (control.transparent_index >= 0) animation->info.has_transparency = 1;
-        if (!add_frame(animation, &capacity, &frame)) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
+        if (!add_frame(animation, &capacity, &frame))
+            return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         control = no_control;
     }
 }
 
-webimage_status gif_shim_open(const uint8_t *bytes, size_t size, int allow_partial, uint64_t max_pixel_count,
+webimage_status gif_shim_open(const uint8_t *bytes, size_t size, bool allow_partial, uint64_t max_pixel_count,
                               gif_shim_animation **out, gif_shim_info *info, webimage_error *error) {
     *out = NULL;
     if (size < 6 || (memcmp(bytes, "GIF87a", 6) != 0 && memcmp(bytes, "GIF89a", 6) != 0)) {
         if (size < 6 && memcmp(bytes, "GIF89a", size) == 0) {
             return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the GIF signature");
         }
-        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "not a GIF file (no GIF87a or GIF89a signature)");
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT,
+                             "not a GIF file (no GIF87a or GIF89a signature)");
     }
     gif_shim_animation *animation = calloc(1, sizeof *animation);
     if (animation == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
@@ -150,8 +153,9 @@ webimage_status gif_shim_open(const uint8_t *bytes, size_t size, int allow_parti
         status = scan_records(gif, &reader, animation, error);
         if (status == WEBIMAGE_STATUS_TRUNCATED_DATA && allow_partial) status = WEBIMAGE_STATUS_OK;
         if (status == WEBIMAGE_STATUS_OK && animation->info.frame_count == 0 && !allow_partial) {
-            status = webimage_fail(error, animation->info.complete ? WEBIMAGE_STATUS_CORRUPT_DATA : WEBIMAGE_STATUS_TRUNCATED_DATA,
-                                   "the file has no complete frame");
+            status = webimage_fail(
+                error, animation->info.complete ? WEBIMAGE_STATUS_CORRUPT_DATA : WEBIMAGE_STATUS_TRUNCATED_DATA,
+                "the file has no complete frame");
         }
     }
     DGifCloseFile(gif, &code);

@@ -58,7 +58,7 @@ public struct HEIFImageCoder: ImageCoder {
         var sixteenBit: Int32 = 0
         try ShimCall.heif.run {
             heif_shim_decode(
-                reader.handle, request.pixelFormat == .rgba16 ? 1 : 0, limit, &decoded, &width, &height,
+                reader.handle, request.pixelFormat == .rgba16, limit, &decoded, &width, &height,
                 &sixteenBit, &$0)
         }
         defer { heif_shim_release(decoded) }
@@ -74,7 +74,7 @@ public struct HEIFImageCoder: ImageCoder {
     /// Encodes `heic` (x265) or `avif` (aom). Quality 0...1 maps to libheif's 0...100;
     /// `lossless` writes 4:4:4 with the identity (RGB) matrix; alpha is stored only when some
     /// pixel is not opaque; RGBA16 input is stored with 10-bit samples.
-    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
+    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
         guard request.format == Self.heic.name || request.format == Self.avif.name else {
             throw ImageCodingError(.invalidArgument, "the HEIF coder cannot encode '\(request.format)'")
         }
@@ -86,10 +86,10 @@ public struct HEIFImageCoder: ImageCoder {
         try ShimCall.heif.run {
             heif_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16 ? 1 : 0, options, &output, &$0)
+                image.format == .rgba16, options, &output, &$0)
         }
-        defer { heif_shim_free(output.bytes) }
-        return Array(UnsafeBufferPointer(start: output.bytes, count: output.size))
+        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libheif wrote no bytes") }
+        return EncodedImageData(taking: bytes, count: output.size, deallocate: { heif_shim_free($0) })
     }
 
     /// libheif's per-side limit while probing: no pixels are allocated then.

@@ -179,8 +179,8 @@ static int read_canvas(const item_extent *extent, void *context) {
     return 1;
 }
 
-int heif_shim_derived_canvas_too_large(const uint8_t *bytes, size_t size, uint64_t max_pixel_count,
-                                       uint64_t *width, uint64_t *height) {
+int heif_shim_derived_canvas_too_large(const uint8_t *bytes, size_t size, uint64_t max_pixel_count, uint64_t *width,
+                                       uint64_t *height) {
     if (max_pixel_count == 0) return 0;
     meta_boxes meta;
     find_meta_boxes(bytes, size, &meta);
@@ -206,8 +206,7 @@ int heif_shim_derived_canvas_too_large(const uint8_t *bytes, size_t size, uint64
         if (!overlay && memcmp(item_type, "grid", 4) != 0) continue;
         canvas_search search = {(uint32_t)read_be(infe + 4, (int)id_size), overlay, bytes, size, &meta, 0, 0};
         walk_iloc(meta.iloc, meta.iloc_size, read_canvas, &search);
-        if (search.width * search.height > max_pixel_count || search.width > UINT32_MAX ||
-            search.height > UINT32_MAX) {
+        if (search.width * search.height > max_pixel_count || search.width > UINT32_MAX || search.height > UINT32_MAX) {
             *width = search.width;
             *height = search.height;
             return 1;

@@ -15,7 +15,7 @@ static webimage_status status_for(struct heif_error failure) {
         return WEBIMAGE_STATUS_INVALID_ARGUMENT;
     case heif_error_Memory_allocation_error:
         return failure.subcode == heif_suberror_Security_limit_exceeded ? WEBIMAGE_STATUS_TOO_LARGE
-                                                                         : WEBIMAGE_STATUS_OUT_OF_MEMORY;
+                                                                        : WEBIMAGE_STATUS_OUT_OF_MEMORY;
     case heif_error_Encoder_plugin_error:
     case heif_error_Encoding_error:
         return WEBIMAGE_STATUS_INTERNAL_ERROR;

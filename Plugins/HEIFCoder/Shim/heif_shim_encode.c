@@ -52,9 +52,8 @@ static void fill_plane(const void *pixels, uint32_t width, uint32_t height, size
     }
 }
 
-static webimage_status make_image(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                   int sixteen_bit, heif_shim_encode_options options, struct heif_image **image,
-                                   webimage_error *error) {
+static webimage_status make_image(const void *pixels, uint32_t width, uint32_t height, size_t stride, int sixteen_bit,
+                                  heif_shim_encode_options options, struct heif_image **image, webimage_error *error) {
     int channels = options.keep_alpha ? 4 : 3;
     enum heif_chroma chroma;
     if (sixteen_bit) {
@@ -68,8 +67,8 @@ static webimage_status make_image(const void *pixels, uint32_t width, uint32_t h
     }
     struct heif_error failure = heif_image_create((int)width, (int)height, heif_colorspace_RGB, chroma, image);
     if (failure.code) return heif_shim_fail_heif(error, failure, "cannot create the image");
-    failure = heif_image_add_plane(*image, heif_channel_interleaved, (int)width, (int)height,
-                                   sixteen_bit ? deep_bits : 8);
+    failure =
+        heif_image_add_plane(*image, heif_channel_interleaved, (int)width, (int)height, sixteen_bit ? deep_bits : 8);
     if (failure.code) return heif_shim_fail_heif(error, failure, "cannot allocate the image");
     int plane_stride = 0;
     uint8_t *plane = heif_image_get_plane(*image, heif_channel_interleaved, &plane_stride);
@@ -86,7 +85,7 @@ static webimage_status make_image(const void *pixels, uint32_t width, uint32_t h
 }
 
 static webimage_status configure(struct heif_encoder *encoder, heif_shim_encode_options options,
-                                  webimage_error *error) {
+                                 webimage_error *error) {
     struct heif_error failure = options.lossless ? heif_encoder_set_lossless(encoder, 1)
                                                  : heif_encoder_set_lossy_quality(encoder, options.quality);
     if (failure.code) return heif_shim_fail_heif(error, failure, "the encoder refused the quality");
@@ -98,9 +97,8 @@ static webimage_status configure(struct heif_encoder *encoder, heif_shim_encode_
     return WEBIMAGE_STATUS_OK;
 }
 
-webimage_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, heif_shim_encode_options options, heif_shim_output *output,
-                                  webimage_error *error) {
+webimage_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, bool sixteen_bit,
+                                 heif_shim_encode_options options, heif_shim_output *output, webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;
     heif_shim_initialize();
@@ -108,7 +106,8 @@ webimage_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t he
         return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "cannot encode a %u×%u image", width, height);
     }
     if (options.quality < 0 || options.quality > 100) {
-        return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "quality %d is outside 0...100", options.quality);
+        return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "quality %d is outside 0...100",
+                              options.quality);
     }
     struct heif_context *context = heif_context_alloc();
     if (!context) return webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "libheif could not allocate a context");

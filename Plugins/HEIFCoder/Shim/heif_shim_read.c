@@ -36,13 +36,14 @@ static int is_av1_file(const uint8_t *bytes, size_t size) {
 }
 
 webimage_status heif_shim_open(const uint8_t *bytes, size_t size, uint64_t max_side, heif_shim_reader **reader,
-                                heif_shim_info *info, webimage_error *error) {
+                               heif_shim_info *info, webimage_error *error) {
     *reader = NULL;
     memset(info, 0, sizeof *info);
     heif_shim_initialize();
     if (size < 12) return webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file has only %zu bytes", size);
     if (memcmp(bytes + 4, "ftyp", 4) != 0) {
-        return webimage_failf(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, HEIF_SHIM_NOT_HEIF_WORDING "the file does not start with an 'ftyp' box");
+        return webimage_failf(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT,
+                              HEIF_SHIM_NOT_HEIF_WORDING "the file does not start with an 'ftyp' box");
     }
     heif_shim_reader *opened = calloc(1, sizeof *opened);
     if (!opened) return webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
@@ -62,8 +63,9 @@ webimage_status heif_shim_open(const uint8_t *bytes, size_t size, uint64_t max_s
         /* The message lives in the context: format it before closing. */
         webimage_status status = heif_shim_fail_heif(error, failure, "cannot read the HEIF boxes");
         heif_shim_close(opened);
-        return heif_shim_boxes_are_cut(bytes, size) ? webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "a box ends after the data")
-                                          : status;
+        return heif_shim_boxes_are_cut(bytes, size)
+                   ? webimage_failf(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "a box ends after the data")
+                   : status;
     }
     if (heif_shim_item_data_is_cut(bytes, size)) {
         heif_shim_close(opened);
@@ -74,7 +76,8 @@ webimage_status heif_shim_open(const uint8_t *bytes, size_t size, uint64_t max_s
     int height = heif_image_handle_get_height(opened->primary);
     if (width <= 0 || height <= 0) {
         heif_shim_close(opened);
-        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the primary image has no size (%d×%d)", width, height);
+        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the primary image has no size (%d×%d)", width,
+                              height);
     }
     info->width = (uint32_t)width;
     info->height = (uint32_t)height;
@@ -101,8 +104,8 @@ void heif_shim_close(heif_shim_reader *reader) {
     free(reader);
 }
 
-int heif_shim_use_thumbnail(heif_shim_reader *reader, uint32_t box_width, uint32_t box_height, uint32_t *width,
-                            uint32_t *height) {
+bool heif_shim_use_thumbnail(heif_shim_reader *reader, uint32_t box_width, uint32_t box_height, uint32_t *width,
+                             uint32_t *height) {
     int count = heif_image_handle_get_number_of_thumbnails(reader->primary);
     if (count <= 0 || count > 64) return 0;
     heif_item_id ids[64];
@@ -165,8 +168,8 @@ static struct heif_error decode_interleaved(const struct heif_image_handle *hand
 /** True when `channel` is an 8-bit plane of at least `width` × `height` samples. */
 static int is_full_8bit_plane(const struct heif_image *image, enum heif_channel channel, int width, int height) {
     return heif_image_has_channel(image, channel) && heif_image_get_bits_per_pixel(image, channel) == 8 &&
-           heif_image_get_bits_per_pixel_range(image, channel) == 8 &&
-           heif_image_get_width(image, channel) >= width && heif_image_get_height(image, channel) >= height;
+           heif_image_get_bits_per_pixel_range(image, channel) == 8 && heif_image_get_width(image, channel) >= width &&
+           heif_image_get_height(image, channel) >= height;
 }
 
 /**
@@ -175,8 +178,7 @@ static int is_full_8bit_plane(const struct heif_image *image, enum heif_channel 
  * alpha, an unreadable 'colr' box, or for AV1, libheif converts. Leaves `*planar` 0 (and no
  * image) when libheif returns something else: the caller then decodes interleaved.
  */
-static struct heif_error decode_planar(const struct heif_image_handle *handle, struct heif_image **image,
-                                       int *planar) {
+static struct heif_error decode_planar(const struct heif_image_handle *handle, struct heif_image **image, int *planar) {
     /* libheif 1.15 may return a profile together with an error (an unknown matrix): freed either way. */
     struct heif_color_profile_nclx *colr = NULL;
     enum heif_error_code colr_error = heif_image_handle_get_nclx_color_profile(handle, &colr).code;
@@ -204,9 +206,9 @@ static struct heif_error decode_planar(const struct heif_image_handle *handle, s
     return failure;
 }
 
-webimage_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uint64_t max_pixel_count,
-                                  heif_shim_decoded **decoded, uint32_t *width, uint32_t *height,
-                                  int *sixteen_bit_out, webimage_error *error) {
+webimage_status heif_shim_decode(heif_shim_reader *reader, bool sixteen_bit, uint64_t max_pixel_count,
+                                 heif_shim_decoded **decoded, uint32_t *width, uint32_t *height, int *sixteen_bit_out,
+                                 webimage_error *error) {
     *decoded = NULL;
     const struct heif_image_handle *handle = reader->selected;
     int shown_width = heif_image_handle_get_width(handle);
@@ -214,10 +216,11 @@ webimage_status heif_shim_decode(heif_shim_reader *reader, int sixteen_bit, uint
     int ispe_width = heif_image_handle_get_ispe_width(handle);
     int ispe_height = heif_image_handle_get_ispe_height(handle);
     if (shown_width <= 0 || shown_height <= 0) {
-        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the image has no size (%d×%d)", shown_width, shown_height);
+        return webimage_failf(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the image has no size (%d×%d)", shown_width,
+                              shown_height);
     }
-    webimage_status limit = webimage_check_pixel_limit((uint32_t)shown_width, (uint32_t)shown_height, max_pixel_count,
-                                                       error);
+    webimage_status limit =
+        webimage_check_pixel_limit((uint32_t)shown_width, (uint32_t)shown_height, max_pixel_count, error);
     if (limit != WEBIMAGE_STATUS_OK) return limit;
     if (ispe_width > 0 && ispe_height > 0 && exceeds((uint64_t)ispe_width, (uint64_t)ispe_height, max_pixel_count)) {
         return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
@@ -298,7 +301,8 @@ static void copy_rgba16(const heif_shim_decoded *decoded, const uint8_t *source,
     uint32_t maximum = (1u << decoded->bits) - 1;
     uint16_t scale[1u << 12];
     uint32_t entries = maximum + 1 < (1u << 12) ? maximum + 1 : (1u << 12);
-    for (uint32_t value = 0; value < entries; value++) scale[value] = (uint16_t)((value * 65535u + maximum / 2) / maximum);
+    for (uint32_t value = 0; value < entries; value++)
+        scale[value] = (uint16_t)((value * 65535u + maximum / 2) / maximum);
     for (uint32_t y = 0; y < decoded->height; y++) {
         const uint16_t *in = (const uint16_t *)(const void *)(source + (size_t)y * (size_t)source_stride);
         uint16_t *out = (uint16_t *)(void *)(target + y * stride);
@@ -317,10 +321,12 @@ static void copy_rgba16(const heif_shim_decoded *decoded, const uint8_t *source,
 }
 
 static void interleave(const heif_shim_decoded *decoded, uint8_t *pixels, size_t stride) {
-    static const enum heif_channel channels[4] = {heif_channel_R, heif_channel_G, heif_channel_B,
-                                                  heif_channel_Alpha};
-    heif_shim_interleave_job job = {.pixels = pixels, .stride = stride, .width = decoded->width,
-                                    .height = decoded->height, .premultiplied = decoded->premultiplied};
+    static const enum heif_channel channels[4] = {heif_channel_R, heif_channel_G, heif_channel_B, heif_channel_Alpha};
+    heif_shim_interleave_job job = {.pixels = pixels,
+                                    .stride = stride,
+                                    .width = decoded->width,
+                                    .height = decoded->height,
+                                    .premultiplied = decoded->premultiplied};
     for (int plane = 0; plane < 4; plane++) {
         if (!heif_image_has_channel(decoded->image, channels[plane])) continue;
         int plane_stride = 0;

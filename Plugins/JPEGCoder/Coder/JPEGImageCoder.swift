@@ -55,7 +55,7 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
             sourceHeight: info.height, traits: info.traits)
     }
 
-    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
+    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the JPEG coder cannot encode '\(request.format)'")
         }
@@ -64,14 +64,14 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
         try ShimCall.jpeg.run {
             jpeg_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16 ? 1 : 0, max(1, quality), request.backgroundColor, &output, &$0)
+                image.format == .rgba16, max(1, quality), request.backgroundColor, &output, &$0)
         }
-        defer { jpeg_shim_free(output.bytes) }
-        return Array(UnsafeBufferPointer(start: output.bytes, count: output.size))
+        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libjpeg wrote no bytes") }
+        return EncodedImageData(taking: bytes, count: output.size, deallocate: { jpeg_shim_free($0) })
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {
-        try JPEGIncrementalDecoder(request: request)
+        try ShimIncrementalDecoder.jpeg(request: request)
     }
 
     static let emptyInput = ImageCodingError(.truncatedData, "truncated JPEG: the data is empty")

@@ -22,9 +22,9 @@ static void flatten_row(const uint8_t *source, uint32_t width, int sixteen_bit, 
     }
 }
 
-webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, int quality, uint32_t background_rgba, jpeg_shim_output *output,
-                                  webimage_error *error) {
+webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, bool sixteen_bit,
+                                 int quality, uint32_t background_rgba, jpeg_shim_output *output,
+                                 webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;
     if (width == 0 || height == 0 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {

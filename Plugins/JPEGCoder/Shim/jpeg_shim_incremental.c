@@ -83,7 +83,8 @@ jpeg_shim_incremental *jpeg_shim_incremental_create(uint64_t max_pixel_count) {
 /** Appends bytes to the buffer and re-points the source at the same unread position. */
 static int store(jpeg_shim_incremental *decoder, const uint8_t *bytes, size_t size) {
     const JOCTET *next = decoder->source.next_input_byte;
-    int inside = next != NULL && decoder->data != NULL && next >= decoder->data && next <= decoder->data + decoder->size;
+    int inside =
+        next != NULL && decoder->data != NULL && next >= decoder->data && next <= decoder->data + decoder->size;
     size_t offset = inside ? (size_t)(next - decoder->data) : decoder->size;
     if (next == NULL) offset = 0;
     if (size > decoder->capacity - decoder->size) {
@@ -186,14 +187,14 @@ static void advance(jpeg_shim_incremental *decoder) {
 }
 
 static webimage_status remember(jpeg_shim_incremental *decoder, webimage_status status, const char *message,
-                                 webimage_error *error) {
+                                webimage_error *error) {
     decoder->failure = status;
     strncpy(decoder->failure_message, message, sizeof decoder->failure_message - 1);
     return webimage_fail(error, status, message);
 }
 
 webimage_status jpeg_shim_incremental_append(jpeg_shim_incremental *decoder, const uint8_t *bytes, size_t size,
-                                              int is_final, webimage_error *error) {
+                                             bool is_final, webimage_error *error) {
     if (decoder->failure != WEBIMAGE_STATUS_OK) {
         return webimage_fail(error, decoder->failure, decoder->failure_message);
     }

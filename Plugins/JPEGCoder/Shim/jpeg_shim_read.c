@@ -31,7 +31,7 @@ static int looks_like_jpeg(const uint8_t *bytes, size_t size) {
 }
 
 webimage_status jpeg_shim_read_header(const uint8_t *bytes, size_t size, jpeg_shim_header *header,
-                                       webimage_error *error) {
+                                      webimage_error *error) {
     jpeg_shim_reader *reader = NULL;
     uint32_t width = 0, height = 0;
     webimage_status status = jpeg_shim_open(bytes, size, 8, &reader, header, &width, &height, error);
@@ -40,7 +40,7 @@ webimage_status jpeg_shim_read_header(const uint8_t *bytes, size_t size, jpeg_sh
 }
 
 webimage_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scale_eighths, jpeg_shim_reader **out,
-                                jpeg_shim_header *header, uint32_t *width, uint32_t *height, webimage_error *error) {
+                               jpeg_shim_header *header, uint32_t *width, uint32_t *height, webimage_error *error) {
     *out = NULL;
     if (!looks_like_jpeg(bytes, size)) {
         if (size < 3 && (size == 0 || bytes[0] == 0xFF) && (size < 2 || bytes[1] == 0xD8)) {
@@ -55,9 +55,9 @@ webimage_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scale
     if (reader == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     jpeg_shim_use_error_manager((j_common_ptr)&reader->info, &reader->errors);
     if (setjmp(reader->errors.jump)) {
-        webimage_status status = reader->errors.hit_end_of_data
-                                      ? webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the JPEG header")
-                                      : jpeg_shim_caught(&reader->errors, error);
+        webimage_status status = reader->errors.hit_end_of_data ? webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA,
+                                                                                "the file ends inside the JPEG header")
+                                                                : jpeg_shim_caught(&reader->errors, error);
         jpeg_shim_close(reader);
         return status;
     }
@@ -82,7 +82,7 @@ webimage_status jpeg_shim_open(const uint8_t *bytes, size_t size, uint32_t scale
 }
 
 webimage_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eighths, uint32_t *width, uint32_t *height,
-                                   webimage_error *error) {
+                                  webimage_error *error) {
     if (scale_eighths != 1 && scale_eighths != 2 && scale_eighths != 4 && scale_eighths != 8) {
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the scale must be 1, 2, 4 or 8 eighths");
     }
@@ -95,12 +95,11 @@ webimage_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eight
     return WEBIMAGE_STATUS_OK;
 }
 
-void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, int allowed) { reader->allows_dc_path = allowed; }
+void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, bool allowed) { reader->allows_dc_path = allowed; }
 
 jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *reader) { return reader->dc_route; }
 
-webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride,
-                                      webimage_error *error) {
+webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride, webimage_error *error) {
     reader->dc_route = JPEG_SHIM_DC_NOT_USED;
     if (reader->allows_dc_path && reader->info.scale_num == 1 && reader->info.scale_denom == 8) {
         reader->dc_route =

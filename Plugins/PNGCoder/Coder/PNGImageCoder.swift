@@ -67,11 +67,11 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// An APNG of `frames` (one size for all), with their durations and `request.loopCount`.
-    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
+    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the PNG coder cannot encode '\(request.format)'")
         }
-        return try APNGWriter(coder: self).write(frames, loopCount: request.loopCount)
+        return try EncodedImageData(copying: try APNGWriter(coder: self).write(frames, loopCount: request.loopCount))
     }
 
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
@@ -79,7 +79,7 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         var reader: OpaquePointer?
         var header = png_shim_header()
         var sixteenBitOutput: Int32 = 0
-        let wantsSixteen: Int32 = request.pixelFormat == .rgba16 ? 1 : 0
+        let wantsSixteen = request.pixelFormat == .rgba16
         try ShimCall.png.run {
             png_shim_open(
                 base.assumingMemoryBound(to: UInt8.self), bytes.count, wantsSixteen, &reader, &header,
@@ -115,27 +115,32 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return max(1, min(width / box.width, height / box.height))
     }
 
-    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
+    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the PNG coder cannot encode '\(request.format)'")
         }
-        return try encodePNG(image, keepsAlpha: image.hasTranslucentPixels)
+        return try encodedPNG(image, keepsAlpha: image.hasTranslucentPixels)
+    }
+
+    /// One PNG file of `image` as an array (the APNG writer takes its chunks from it).
+    func encodePNG(_ image: PixelBuffer, keepsAlpha: Bool) throws -> [UInt8] {
+        try encodedPNG(image, keepsAlpha: keepsAlpha).bytes
     }
 
     /// One PNG file of `image`, stored as RGBA when `keepsAlpha`, else RGB.
-    func encodePNG(_ image: PixelBuffer, keepsAlpha: Bool) throws -> [UInt8] {
+    func encodedPNG(_ image: PixelBuffer, keepsAlpha: Bool) throws -> EncodedImageData {
         var output = png_shim_output()
         try ShimCall.png.run {
             png_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16 ? 1 : 0, keepsAlpha ? 1 : 0, compressionLevel, &output, &$0)
+                image.format == .rgba16, keepsAlpha, compressionLevel, &output, &$0)
         }
-        defer { png_shim_free(output.bytes) }
-        return Array(UnsafeBufferPointer(start: output.bytes, count: output.size))
+        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libpng wrote no bytes") }
+        return EncodedImageData(taking: bytes, count: output.size, deallocate: { png_shim_free($0) })
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {
-        try PNGIncrementalDecoder(request: request)
+        try ShimIncrementalDecoder.png(request: request)
     }
 
     static let emptyInput = ImageCodingError(.truncatedData, "truncated PNG: the data is empty")

@@ -51,7 +51,8 @@ void png_shim_fill_header(png_structp png, png_infop info, png_shim_header *head
     header->bit_depth = png_get_bit_depth(png, info);
     header->color_type = png_get_color_type(png, info);
     header->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
-    header->has_alpha = (header->color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    header->has_alpha =
+        (header->color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
 }
 
 void png_shim_palette_table(png_structp png, png_infop info, uint32_t table[256]) {
@@ -75,8 +76,7 @@ void png_shim_palette_table(png_structp png, png_infop info, uint32_t table[256]
     memcpy(table, entries, sizeof entries);
 }
 
-int png_shim_set_rgba_transforms(png_structp png, const png_shim_header *header, int sixteen_bit,
-                                 int palette_indices) {
+int png_shim_set_rgba_transforms(png_structp png, const png_shim_header *header, int sixteen_bit, int palette_indices) {
     if (palette_indices && header->color_type == PNG_COLOR_TYPE_PALETTE) {
         if (header->bit_depth < 8) png_set_packing(png);
         return 0;

@@ -43,8 +43,8 @@ static void on_write_warning(png_structp png, png_const_charp message) {
     (void)message;
 }
 
-webimage_status png_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                int sixteen_bit, int keep_alpha, int compression_level, png_shim_output *output,
+webimage_status png_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, bool sixteen_bit,
+                                bool keep_alpha, int compression_level, png_shim_output *output,
                                 webimage_error *error) {
     output->bytes = NULL;
     output->size = 0;
@@ -60,7 +60,8 @@ webimage_status png_shim_encode(const void *pixels, uint32_t width, uint32_t hei
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(sink.bytes);
-        return webimage_fail(error, sink.failed ? WEBIMAGE_STATUS_OUT_OF_MEMORY : WEBIMAGE_STATUS_CORRUPT_DATA, session.message);
+        return webimage_fail(error, sink.failed ? WEBIMAGE_STATUS_OUT_OF_MEMORY : WEBIMAGE_STATUS_CORRUPT_DATA,
+                             session.message);
     }
     png_set_write_fn(png, &sink, write_to_memory, flush_memory);
     png_set_compression_level(png, compression_level);

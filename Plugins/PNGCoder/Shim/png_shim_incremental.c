@@ -65,7 +65,7 @@ static void on_end(png_structp png, png_infop info) {
     decoder->canvas.complete = 1;
 }
 
-png_shim_incremental *png_shim_incremental_create(int sixteen_bit, uint64_t max_pixel_count) {
+png_shim_incremental *png_shim_incremental_create(bool sixteen_bit, uint64_t max_pixel_count) {
     png_shim_incremental *decoder = calloc(1, sizeof *decoder);
     if (decoder == NULL) return NULL;
     decoder->sixteen_bit_requested = sixteen_bit;
@@ -89,7 +89,7 @@ static webimage_status remember(png_shim_incremental *decoder, webimage_status s
 }
 
 webimage_status png_shim_incremental_append(png_shim_incremental *decoder, const uint8_t *bytes, size_t size,
-                                            int is_final, webimage_error *error) {
+                                            bool is_final, webimage_error *error) {
     if (decoder->failure != WEBIMAGE_STATUS_OK) return webimage_fail(error, decoder->failure, decoder->failure_message);
     if (setjmp(png_jmpbuf(decoder->png))) {
         webimage_status status = png_shim_caught(&decoder->session, error);

@@ -41,8 +41,7 @@ void png_shim_palette_table(png_structp png, png_infop info, uint32_t table[256]
  * a palette image is left as one index byte per pixel instead, for png_shim_palette_table.
  * Returns non-zero when the output is 16 bits per channel.
  */
-int png_shim_set_rgba_transforms(png_structp png, const png_shim_header *header, int sixteen_bit,
-                                 int palette_indices);
+int png_shim_set_rgba_transforms(png_structp png, const png_shim_header *header, int sixteen_bit, int palette_indices);
 
 /** Expands `count` palette indices to RGBA8 through `table`. */
 void png_shim_expand_indices(const uint8_t *indices, uint32_t count, const uint32_t table[256], uint8_t *rgba);

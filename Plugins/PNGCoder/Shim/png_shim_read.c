@@ -24,7 +24,7 @@ webimage_status png_shim_read_header(const uint8_t *bytes, size_t size, png_shim
     return status;
 }
 
-webimage_status png_shim_open(const uint8_t *bytes, size_t size, int sixteen_bit, png_shim_reader **out,
+webimage_status png_shim_open(const uint8_t *bytes, size_t size, bool sixteen_bit, png_shim_reader **out,
                               png_shim_header *header, int *sixteen_bit_output, webimage_error *error) {
     *out = NULL;
     if (size < 8 || png_sig_cmp(bytes, 0, 8) != 0) {

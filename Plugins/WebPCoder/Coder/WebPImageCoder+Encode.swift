@@ -5,21 +5,21 @@ extension WebPImageCoder {
     /// Encodes one image: lossy with `request.quality` (0...1 → libwebp's 0...100), or
     /// lossless with `request.lossless` (quality is then libwebp's effort; every pixel is
     /// kept exactly). Alpha is kept; RGBA16 is rounded to 8 bits.
-    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
+    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
         try checkFormat(request)
         var output = webp_shim_output()
         try ShimCall.webp.run {
             webp_shim_encode(
                 image.baseAddress, UInt32(clamping: image.width), UInt32(clamping: image.height), image.bytesPerRow,
-                image.format == .rgba16 ? 1 : 0, Self.encoding(request), &output, &$0)
+                image.format == .rgba16, Self.encoding(request), &output, &$0)
         }
-        return Self.take(output)
+        return try Self.take(output)
     }
 
     /// Encodes frames of one size as an animation playing `request.loopCount` times
     /// (0 = forever), with the same settings as ``encode(_:request:)``. libwebp's animation
     /// encoder merges a frame identical to the one before into it (adding the durations).
-    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
+    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData {
         try checkFormat(request)
         guard let first = frames.first else {
             throw ImageCodingError(.invalidArgument, "an animation needs at least one frame")
@@ -44,7 +44,7 @@ extension WebPImageCoder {
                     &output, &$0)
             }
         }
-        return Self.take(output)
+        return try Self.take(output)
     }
 
     private func checkFormat(_ request: EncodeRequest) throws {
@@ -57,9 +57,9 @@ extension WebPImageCoder {
         webp_shim_encoding(quality: Float(min(max(request.quality, 0), 1) * 100), lossless: request.lossless ? 1 : 0)
     }
 
-    /// Copies the shim's output into an array and frees it.
-    private static func take(_ output: webp_shim_output) -> [UInt8] {
-        defer { webp_shim_free(output.bytes) }
-        return Array(UnsafeBufferPointer(start: output.bytes, count: output.size))
+    /// Takes ownership of the shim's output (freed with webp_shim_free), without a copy.
+    private static func take(_ output: webp_shim_output) throws -> EncodedImageData {
+        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libwebp wrote no bytes") }
+        return EncodedImageData(taking: bytes, count: output.size, deallocate: { webp_shim_free($0) })
     }
 }

@@ -23,12 +23,12 @@ public struct WebPImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     public var formats: [ImageFormat] { [Self.format] }
 
     public func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        webp_shim_is_webp(bytes.bytePointer, bytes.count) != 0
+        webp_shim_is_webp(bytes.bytePointer, bytes.count)
     }
 
     public func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
         var header = webp_shim_header()
-        try ShimCall.webp.run { webp_shim_read_header(bytes.bytePointer, bytes.count, 1, &header, &$0) }
+        try ShimCall.webp.run { webp_shim_read_header(bytes.bytePointer, bytes.count, true, &header, &$0) }
         return header.imageInfo
     }
 
@@ -41,7 +41,7 @@ public struct WebPImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
         guard let base = bytes.bytePointer else { throw Self.emptyInput }
         var header = webp_shim_header()
-        try ShimCall.webp.run { webp_shim_read_header(base, bytes.count, 0, &header, &$0) }
+        try ShimCall.webp.run { webp_shim_read_header(base, bytes.count, false, &header, &$0) }
         var width: UInt32 = 0
         var height: UInt32 = 0
         let box = request.thumbnailBox
@@ -58,7 +58,7 @@ public struct WebPImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {
-        try WebPIncrementalDecoder(request: request)
+        try ShimIncrementalDecoder.webp(request: request)
     }
 
     public func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {

@@ -35,8 +35,7 @@ static size_t canvas_stride(const webp_shim_animation *animation) {
 }
 
 webimage_status webp_shim_animation_open(const uint8_t *bytes, size_t size, uint64_t max_pixel_count,
-                                          webp_shim_animation **out, webp_shim_header *header,
-                                          webimage_error *error) {
+                                         webp_shim_animation **out, webp_shim_header *header, webimage_error *error) {
     *out = NULL;
     webimage_status status = webp_shim_read_header(bytes, size, 0, header, error);
     if (status != WEBIMAGE_STATUS_OK) return status;
@@ -61,7 +60,8 @@ webimage_status webp_shim_animation_open(const uint8_t *bytes, size_t size, uint
     animation->frame_count = WebPDemuxGetI(animation->demux, WEBP_FF_FRAME_COUNT);
     if (animation->frame_count == 0 || animation->width != header->width || animation->height != header->height) {
         webp_shim_animation_close(animation);
-        return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "the container has no frames or disagrees on the canvas");
+        return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA,
+                             "the container has no frames or disagrees on the canvas");
     }
     animation->durations = calloc(animation->frame_count, sizeof *animation->durations);
     if (animation->durations == NULL) {
@@ -139,8 +139,7 @@ static void blend_row(const webp_shim_animation *animation, const WebPIterator *
     int left = frame->x_offset;
     int right = frame->x_offset + frame->width;
     int overlaps = previous->dispose == WEBP_MUX_DISPOSE_BACKGROUND && y >= previous->y &&
-                   y < previous->y + previous->height && left < previous->x + previous->width &&
-                   right > previous->x;
+                   y < previous->y + previous->height && left < previous->x + previous->width && right > previous->x;
     if (!overlaps) {
         blend_pixels(row + left * 4, canvas_row + left * 4, right - left);
         return;
@@ -154,7 +153,7 @@ static void blend_row(const webp_shim_animation *animation, const WebPIterator *
 
 /** Composites frame `index` into `target` and advances the canvas past it. */
 static webimage_status render_frame(webp_shim_animation *animation, uint32_t index, uint8_t *target, size_t stride,
-                                     webimage_error *error) {
+                                    webimage_error *error) {
     WebPIterator frame;
     animation->next = index + 1;
     if (!WebPDemuxGetFrame(animation->demux, (int)index + 1, &frame)) {
@@ -197,14 +196,14 @@ static webimage_status render_frame(webp_shim_animation *animation, uint32_t ind
             memset(animation->canvas + (size_t)y * row_bytes + left, 0, (size_t)frame.width * WEBP_SHIM_CHANNELS);
         }
     }
-    animation->previous = (previous_frame){frame.x_offset, frame.y_offset, frame.width, frame.height,
-                                           frame.dispose_method, key_frame};
+    animation->previous =
+        (previous_frame){frame.x_offset, frame.y_offset, frame.width, frame.height, frame.dispose_method, key_frame};
     WebPDemuxReleaseIterator(&frame);
     return WEBIMAGE_STATUS_OK;
 }
 
-webimage_status webp_shim_animation_render(webp_shim_animation *animation, uint32_t index, void *pixels,
-                                            size_t stride, webimage_error *error) {
+webimage_status webp_shim_animation_render(webp_shim_animation *animation, uint32_t index, void *pixels, size_t stride,
+                                           webimage_error *error) {
     if (index >= animation->frame_count) {
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "no frame with that index");
     }

@@ -5,24 +5,38 @@
 
 static const char *describe(VP8StatusCode code) {
     switch (code) {
-    case VP8_STATUS_OUT_OF_MEMORY: return "out of memory";
-    case VP8_STATUS_INVALID_PARAM: return "invalid parameter";
-    case VP8_STATUS_BITSTREAM_ERROR: return "bitstream error";
-    case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported feature";
-    case VP8_STATUS_SUSPENDED: return "suspended";
-    case VP8_STATUS_USER_ABORT: return "aborted";
-    case VP8_STATUS_NOT_ENOUGH_DATA: return "the data ends before the image is complete";
-    default: return "unknown error";
+    case VP8_STATUS_OUT_OF_MEMORY:
+        return "out of memory";
+    case VP8_STATUS_INVALID_PARAM:
+        return "invalid parameter";
+    case VP8_STATUS_BITSTREAM_ERROR:
+        return "bitstream error";
+    case VP8_STATUS_UNSUPPORTED_FEATURE:
+        return "unsupported feature";
+    case VP8_STATUS_SUSPENDED:
+        return "suspended";
+    case VP8_STATUS_USER_ABORT:
+        return "aborted";
+    case VP8_STATUS_NOT_ENOUGH_DATA:
+        return "the data ends before the image is complete";
+    default:
+        return "unknown error";
     }
 }
 
 webimage_status webp_shim_fail_decode(webimage_error *error, VP8StatusCode code, const char *what) {
     webimage_status status;
     switch (code) {
-    case VP8_STATUS_OUT_OF_MEMORY: status = WEBIMAGE_STATUS_OUT_OF_MEMORY; break;
+    case VP8_STATUS_OUT_OF_MEMORY:
+        status = WEBIMAGE_STATUS_OUT_OF_MEMORY;
+        break;
     case VP8_STATUS_NOT_ENOUGH_DATA:
-    case VP8_STATUS_SUSPENDED: status = WEBIMAGE_STATUS_TRUNCATED_DATA; break;
-    default: status = WEBIMAGE_STATUS_CORRUPT_DATA; break;
+    case VP8_STATUS_SUSPENDED:
+        status = WEBIMAGE_STATUS_TRUNCATED_DATA;
+        break;
+    default:
+        status = WEBIMAGE_STATUS_CORRUPT_DATA;
+        break;
     }
     return webimage_failf(error, status, "%s%s", what, describe(code));
 }
@@ -35,7 +49,7 @@ webimage_status webp_shim_fail_frame(webimage_error *error, VP8StatusCode code) 
 static const uint8_t riff_tag[4] = {'R', 'I', 'F', 'F'};
 static const uint8_t webp_tag[4] = {'W', 'E', 'B', 'P'};
 
-int webp_shim_is_webp(const uint8_t *bytes, size_t size) {
+bool webp_shim_is_webp(const uint8_t *bytes, size_t size) {
     return bytes != NULL && size >= 12 && memcmp(bytes, riff_tag, 4) == 0 && memcmp(bytes + 8, webp_tag, 4) == 0;
 }
 
@@ -48,8 +62,8 @@ static int could_be_webp(const uint8_t *bytes, size_t size) {
     return 1;
 }
 
-webimage_status webp_shim_read_header(const uint8_t *bytes, size_t size, int count_frames, webp_shim_header *header,
-                                       webimage_error *error) {
+webimage_status webp_shim_read_header(const uint8_t *bytes, size_t size, bool count_frames, webp_shim_header *header,
+                                      webimage_error *error) {
     memset(header, 0, sizeof *header);
     if (bytes == NULL || size == 0) return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the data is empty");
     if (!webp_shim_is_webp(bytes, size)) {
@@ -73,7 +87,8 @@ webimage_status webp_shim_read_header(const uint8_t *bytes, size_t size, int cou
         WebPDemuxState state;
         WebPDemuxer *demux = WebPDemuxPartial(&data, &state);
         if (demux == NULL) {
-            if (state == WEBP_DEMUX_PARSE_ERROR) return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "invalid container");
+            if (state == WEBP_DEMUX_PARSE_ERROR)
+                return webimage_fail(error, WEBIMAGE_STATUS_CORRUPT_DATA, "invalid container");
             return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends inside the container header");
         }
         header->frame_count = WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);

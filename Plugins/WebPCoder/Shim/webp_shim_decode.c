@@ -5,7 +5,7 @@
 
 /** Frame 1 of an animation on its transparent canvas: always a key frame, never blended. */
 static webimage_status decode_first_frame(const uint8_t *bytes, size_t size, uint32_t width, uint32_t height,
-                                           uint8_t *pixels, size_t stride, webimage_error *error) {
+                                          uint8_t *pixels, size_t stride, webimage_error *error) {
     WebPDemuxer *demux;
     webimage_status status = webp_shim_open_demux(bytes, size, &demux, error);
     if (status != WEBIMAGE_STATUS_OK) return status;
@@ -33,7 +33,7 @@ static webimage_status decode_first_frame(const uint8_t *bytes, size_t size, uin
 }
 
 webimage_status webp_shim_decode(const uint8_t *bytes, size_t size, uint32_t width, uint32_t height, void *pixels,
-                                  size_t stride, webimage_error *error) {
+                                 size_t stride, webimage_error *error) {
     if (width == 0 || height == 0 || stride < (size_t)width * WEBP_SHIM_CHANNELS) {
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid output size");
     }

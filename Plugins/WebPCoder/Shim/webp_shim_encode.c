@@ -16,7 +16,8 @@ static webimage_status fail_encode(webimage_error *error, WebPEncodingError code
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "WebP images are at most 16383 x 16383 pixels");
     case VP8_ENC_ERROR_FILE_TOO_BIG:
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the encoded file would exceed 4 GiB");
-    default: return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "libwebp's encoder rejected the input");
+    default:
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "libwebp's encoder rejected the input");
     }
 }
 
@@ -53,15 +54,15 @@ static int import(WebPPicture *picture, const void *pixels, uint32_t width, uint
     return ok;
 }
 
-webimage_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, webp_shim_encoding encoding, webp_shim_output *output,
-                                  webimage_error *error) {
+webimage_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, bool sixteen_bit,
+                                 webp_shim_encoding encoding, webp_shim_output *output, webimage_error *error) {
     memset(output, 0, sizeof *output);
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         return fail_encode(error, VP8_ENC_ERROR_BAD_DIMENSION);
     }
     WebPConfig config;
-    if (!configure(&config, encoding)) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid settings");
+    if (!configure(&config, encoding))
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid settings");
     WebPPicture picture;
     if (!import(&picture, pixels, width, height, stride, sixteen_bit, encoding.lossless)) {
         WebPPictureFree(&picture);
@@ -84,8 +85,8 @@ webimage_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t he
 }
 
 webimage_status webp_shim_encode_animation(const webp_shim_frame *frames, uint32_t count, uint32_t width,
-                                            uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
-                                            webp_shim_output *output, webimage_error *error) {
+                                           uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
+                                           webp_shim_output *output, webimage_error *error) {
     memset(output, 0, sizeof *output);
     if (count == 0) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "an animation needs frames");
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
@@ -93,7 +94,8 @@ webimage_status webp_shim_encode_animation(const webp_shim_frame *frames, uint32
     }
     if (loop_count > 65535) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "loop counts go up to 65535");
     WebPConfig config;
-    if (!configure(&config, encoding)) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid settings");
+    if (!configure(&config, encoding))
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid settings");
     WebPAnimEncoderOptions options;
     if (!WebPAnimEncoderOptionsInit(&options)) {
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "libwebp version mismatch");

@@ -70,17 +70,19 @@ static webimage_status start(webp_shim_incremental *decoder, int is_final, webim
     decoder->have_header = 1;
     size_t stride = (size_t)decoder->header.width * WEBP_SHIM_CHANNELS;
     decoder->pixels = calloc(decoder->header.height, stride);
-    if (decoder->pixels == NULL) return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory"));
+    if (decoder->pixels == NULL)
+        return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory"));
     if (decoder->header.animated) return WEBIMAGE_STATUS_OK;
     decoder->decoder = WebPINewRGB(MODE_RGBA, decoder->pixels, stride * decoder->header.height, (int)stride);
     if (decoder->decoder == NULL) {
-        return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not start libwebp's decoder"));
+        return failed(decoder,
+                      webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not start libwebp's decoder"));
     }
     return WEBIMAGE_STATUS_OK;
 }
 
 static webimage_status feed(webp_shim_incremental *decoder, const uint8_t *bytes, size_t size, int is_final,
-                             webimage_error *error) {
+                            webimage_error *error) {
     VP8StatusCode code = WebPIAppend(decoder->decoder, bytes, size);
     int last_row = 0;
     if (WebPIDecGetRGB(decoder->decoder, &last_row, NULL, NULL, NULL) != NULL && last_row > 0) {
@@ -93,17 +95,20 @@ static webimage_status feed(webp_shim_incremental *decoder, const uint8_t *bytes
     }
     if (code == VP8_STATUS_SUSPENDED) {
         if (!is_final) return WEBIMAGE_STATUS_OK;
-        return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends before the image is complete"));
+        return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA,
+                                             "the file ends before the image is complete"));
     }
     return failed(decoder, webp_shim_fail_decode(error, code, ""));
 }
 
 webimage_status webp_shim_incremental_append(webp_shim_incremental *decoder, const uint8_t *bytes, size_t size,
-                                              int is_final, webimage_error *error) {
-    if (decoder->failure != WEBIMAGE_STATUS_OK) return webimage_fail(error, decoder->failure, "the decode already failed");
+                                             bool is_final, webimage_error *error) {
+    if (decoder->failure != WEBIMAGE_STATUS_OK)
+        return webimage_fail(error, decoder->failure, "the decode already failed");
     if (decoder->complete) return WEBIMAGE_STATUS_OK;
     if (decoder->decoder != NULL) return feed(decoder, bytes, size, is_final, error);
-    if (!keep(decoder, bytes, size)) return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory"));
+    if (!keep(decoder, bytes, size))
+        return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory"));
     if (!decoder->have_header) {
         webimage_status status = start(decoder, is_final, error);
         if (status != WEBIMAGE_STATUS_OK || !decoder->have_header) return status;

@@ -23,8 +23,7 @@ webimage_status webp_shim_fail_frame(webimage_error *error, VP8StatusCode code);
  * Opens a demuxer over a complete file: TRUNCATED when the bytes end before the last
  * chunk, CORRUPT when the container is invalid.
  */
-webimage_status webp_shim_open_demux(const uint8_t *bytes, size_t size, WebPDemuxer **demux,
-                                      webimage_error *error);
+webimage_status webp_shim_open_demux(const uint8_t *bytes, size_t size, WebPDemuxer **demux, webimage_error *error);
 
 /** Decodes one frame's bitstream into `target` (frame size RGBA8, rows `stride` bytes apart). */
 VP8StatusCode webp_shim_decode_frame(const WebPIterator *frame, uint8_t *target, size_t stride);

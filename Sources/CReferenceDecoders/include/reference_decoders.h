@@ -78,8 +78,8 @@ int reference_png_decode_simplified(const uint8_t *bytes, size_t size, void *out
  * M/8 for M = 1...16 and rounds a requested scale up to the next of those; the size is
  * then ceil(stored size × M / 8).
  */
-int reference_jpeg_probe(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom,
-                         uint32_t *width, uint32_t *height);
+int reference_jpeg_probe(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom, uint32_t *width,
+                         uint32_t *height);
 
 /**
  * Decodes a JPEG at full size to RGBA8 (JCS_EXT_RGBA) into `out`, which must hold
@@ -96,8 +96,8 @@ int reference_jpeg_decode(const uint8_t *bytes, size_t size, void *out, size_t o
  * default DCT method). `out` must hold the size reference_jpeg_probe reports for the
  * same scale × 4 bytes. Matches `djpeg -scale M/N -pnm`.
  */
-int reference_jpeg_decode_scaled(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom,
-                                 void *out, size_t out_size);
+int reference_jpeg_decode_scaled(const uint8_t *bytes, size_t size, unsigned scale_num, unsigned scale_denom, void *out,
+                                 size_t out_size);
 
 /* ------------------------------------------------------------------ GIF (giflib 5) */
 

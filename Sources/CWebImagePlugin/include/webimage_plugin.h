@@ -276,13 +276,13 @@ typedef struct webimage_coder {
     bool (*_Nonnull can_decode)(const uint8_t *_Nonnull bytes, size_t size);
 
     /** Reads the header only. */
-    webimage_status (*_Nonnull probe)(const uint8_t *_Nonnull bytes, size_t size,
-                                      webimage_image_info *_Nonnull info, webimage_error *_Nonnull error);
+    webimage_status (*_Nonnull probe)(const uint8_t *_Nonnull bytes, size_t size, webimage_image_info *_Nonnull info,
+                                      webimage_error *_Nonnull error);
 
     /** Decodes the whole file (the first frame of an animation) into host memory. */
     webimage_status (*_Nonnull decode)(const uint8_t *_Nonnull bytes, size_t size,
-                                       const webimage_decode_options *_Nonnull options,
-                                       webimage_image *_Nonnull image, webimage_error *_Nonnull error);
+                                       const webimage_decode_options *_Nonnull options, webimage_image *_Nonnull image,
+                                       webimage_error *_Nonnull error);
 
     /** Encodes one image; NULL when the plugin cannot encode. */
     webimage_status (*_Nullable encode)(const webimage_image_view *_Nonnull image,
@@ -299,8 +299,7 @@ typedef struct webimage_coder {
                                                     webimage_error *_Nonnull error);
     /** The best image so far (flag WEBIMAGE_IMAGE_PARTIAL until complete), or NEED_MORE_DATA. */
     webimage_status (*_Nullable incremental_copy_image)(webimage_incremental_decoder *_Nonnull decoder,
-                                                        webimage_image *_Nonnull image,
-                                                        webimage_error *_Nonnull error);
+                                                        webimage_image *_Nonnull image, webimage_error *_Nonnull error);
     void (*_Nullable incremental_destroy)(webimage_incremental_decoder *_Nullable decoder);
 
     /** Animated images; all four are NULL or all four are set. `bytes` stay valid until close. */
@@ -393,8 +392,8 @@ static inline webimage_status webimage_check_pixel_limit(uint32_t width, uint32_
                                                          webimage_error *_Nonnull error) {
     if (max_pixel_count == 0 || (uint64_t)width * (uint64_t)height <= max_pixel_count) return WEBIMAGE_STATUS_OK;
     return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
-                          "image too large: %" PRIu32 "×%" PRIu32 " pixels exceed the limit of %" PRIu64 " pixels", width,
-                          height, max_pixel_count);
+                          "image too large: %" PRIu32 "×%" PRIu32 " pixels exceed the limit of %" PRIu64 " pixels",
+                          width, height, max_pixel_count);
 }
 
 #ifdef __cplusplus

@@ -48,7 +48,7 @@ extension CodersManager {
     /// Encodes frames as one animation in `options.format` (each frame first shrunk to
     /// `options.maxPixelSize`), storing `options.loopCount`.
     /// - Throws: ``ImageCodingError``, `.unsupportedOperation` when the format cannot hold animations.
-    public func encodeAnimation(_ frames: [AnimationFrame], options: EncodeOptions) throws -> [UInt8] {
+    public func encodeAnimation(_ frames: [AnimationFrame], options: EncodeOptions) throws -> EncodedImageData {
         let (coder, format) = try coder(forFormat: options.format)
         guard format.capabilities.contains(.encodeAnimation), let animated = coder as? any AnimatedImageCoder else {
             throw ImageCodingError(.unsupportedOperation, "the \(format.name) coder cannot encode animations")

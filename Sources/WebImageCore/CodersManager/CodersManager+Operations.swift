@@ -42,7 +42,7 @@ extension CodersManager {
 
     /// Encodes pixels in `options.format`, first shrinking them to `options.maxPixelSize`.
     /// - Throws: ``ImageCodingError``.
-    public func encode(_ pixels: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
+    public func encode(_ pixels: PixelBuffer, options: EncodeOptions) throws -> EncodedImageData {
         let (coder, format) = try coder(forFormat: options.format)
         guard format.capabilities.contains(.encode) else {
             throw ImageCodingError(.unsupportedOperation, "the \(format.name) coder cannot encode")

@@ -23,9 +23,9 @@ public protocol ImageCoder: Sendable {
     /// - Throws: ``ImageCodingError``.
     func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage
 
-    /// Encodes one image in `request.format`.
+    /// Encodes one image in `request.format`; the bytes are handed over without a copy.
     /// - Throws: ``ImageCodingError``, `.unsupportedOperation` when the coder cannot encode.
-    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8]
+    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData
 }
 
 /// A coder that can show images while their bytes arrive.
@@ -53,9 +53,10 @@ public protocol AnimatedImageCoder: ImageCoder {
     /// - Throws: ``ImageCodingError``.
     func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource
 
-    /// Encodes frames (with their durations) as one animation.
+    /// Encodes frames (with their durations) as one animation; the bytes are handed over
+    /// without a copy.
     /// - Throws: ``ImageCodingError``, `.unsupportedOperation` when the coder cannot.
-    func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8]
+    func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData
 }
 
 /// One frame of an animation to encode.

@@ -21,7 +21,8 @@ static void decode(const uint8_t *data, size_t size, int sixteen_bit, int thumbn
     if (thumbnail) heif_shim_use_thumbnail(reader, 16, 16, &width, &height);
     heif_shim_decoded *decoded = NULL;
     int deep = 0;
-    if (heif_shim_decode(reader, sixteen_bit, max_pixels, &decoded, &width, &height, &deep, &error) == WEBIMAGE_STATUS_OK) {
+    if (heif_shim_decode(reader, sixteen_bit, max_pixels, &decoded, &width, &height, &deep, &error) ==
+        WEBIMAGE_STATUS_OK) {
         size_t stride = (size_t)width * (deep ? 8 : 4);
         void *pixels = malloc(stride * height);
         if (pixels) heif_shim_copy(decoded, pixels, stride);

@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         answer libpng = decode(data, size, sixteen_bit, PNG_SHIM_DECODER_LIBPNG);
         if (automatic.status != libpng.status || automatic.size != libpng.size) abort();
         if (automatic.status != WEBIMAGE_STATUS_OK && strcmp(automatic.message, libpng.message) != 0) abort();
-        if (automatic.status == WEBIMAGE_STATUS_OK && memcmp(automatic.pixels, libpng.pixels, automatic.size) != 0) abort();
+        if (automatic.status == WEBIMAGE_STATUS_OK && memcmp(automatic.pixels, libpng.pixels, automatic.size) != 0)
+            abort();
         free(automatic.pixels);
         free(libpng.pixels);
     }

@@ -61,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     webimage_error error = {message, sizeof message};
     webp_shim_header header;
     webp_shim_read_header(data, size, 1, &header, &error);
-    if (webp_shim_read_header(data, size, 0, &header, &error) == WEBIMAGE_STATUS_OK) decode_still(data, size, &header, &error);
+    if (webp_shim_read_header(data, size, 0, &header, &error) == WEBIMAGE_STATUS_OK)
+        decode_still(data, size, &header, &error);
     if (size > 0) decode_animation(data, size, &error);
     decode_incrementally(data, size, &error);
     return 0;

@@ -41,7 +41,7 @@ typedef struct gif_shim_animation gif_shim_animation;
  * that ends inside a frame is opened with the frames complete so far; without it, that is
  * WEBIMAGE_STATUS_TRUNCATED_DATA. A canvas over `max_pixel_count` pixels (0 = no limit) is TOO_LARGE.
  */
-webimage_status gif_shim_open(const uint8_t *_Nonnull bytes, size_t size, int allow_partial, uint64_t max_pixel_count,
+webimage_status gif_shim_open(const uint8_t *_Nonnull bytes, size_t size, bool allow_partial, uint64_t max_pixel_count,
                               gif_shim_animation *_Nullable *_Nonnull animation, gif_shim_info *_Nonnull info,
                               webimage_error *_Nonnull error);
 
@@ -76,9 +76,8 @@ typedef struct gif_shim_output {
  * 255 colours with giflib's median-cut quantiser, pixels with alpha below 128 written as
  * transparent. With more than one frame a NETSCAPE2.0 extension stores `loop_count`.
  */
-webimage_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
-                                uint32_t height, uint32_t loop_count, gif_shim_output *_Nonnull output,
-                                webimage_error *_Nonnull error);
+webimage_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t count, uint32_t width, uint32_t height,
+                                uint32_t loop_count, gif_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void gif_shim_free(void *_Nullable pointer);
 

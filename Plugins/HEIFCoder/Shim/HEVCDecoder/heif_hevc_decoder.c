@@ -54,7 +54,7 @@ static struct {
 static int bind_libde265(void) {
     void *library = dlopen("libde265.so.0", RTLD_NOW | RTLD_NOLOAD);
     if (!library) return 0;
-#define BIND(field, symbol)                                                                                            \
+#define BIND(field, symbol) \
     if (!(*(void **)&de265.field = dlsym(library, symbol))) return 0;
     BIND(new_decoder, "de265_new_decoder")
     BIND(start_worker_threads, "de265_start_worker_threads")
@@ -217,9 +217,9 @@ static struct heif_error push_data(void *raw, const void *data, size_t size) {
         uint32_t width = 0, height = 0;
         int sps = sps_size(bytes + position, nal_size, &width, &height);
         if (sps < 0) return plugin_error(heif_suberror_End_of_data, "HEVC SPS cut short");
-        if (sps > 0 && (width == 0 || height == 0 || width > HEIF_SHIM_HEVC_MAX_SIDE ||
-                        height > HEIF_SHIM_HEVC_MAX_SIDE ||
-                        (uint64_t)width * height > HEIF_SHIM_HEVC_MAX_LUMA_SAMPLES)) {
+        if (sps > 0 &&
+            (width == 0 || height == 0 || width > HEIF_SHIM_HEVC_MAX_SIDE || height > HEIF_SHIM_HEVC_MAX_SIDE ||
+             (uint64_t)width * height > HEIF_SHIM_HEVC_MAX_LUMA_SAMPLES)) {
             return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Security_limit_exceeded,
                                        "the HEVC SPS declares a picture larger than any HEVC level allows"};
         }
@@ -295,8 +295,11 @@ static int convert_picture(const struct de265_image *picture, struct heif_image 
     *failure = heif_image_create(width, height, heif_colorspace_RGB, heif_chroma_444, out);
     if (failure->code) return 1;
     static const enum heif_channel channels[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
-    heif_shim_ycbcr_job job = {.tables = &tables, .width = (uint32_t)width, .height = (uint32_t)height,
-                               .chroma_shift_x = shift_x, .chroma_shift_y = shift_y};
+    heif_shim_ycbcr_job job = {.tables = &tables,
+                               .width = (uint32_t)width,
+                               .height = (uint32_t)height,
+                               .chroma_shift_x = shift_x,
+                               .chroma_shift_y = shift_y};
     for (int plane = 0; plane < 3; plane++) {
         *failure = heif_image_add_plane(*out, channels[plane], width, height, 8);
         if (failure->code) {

@@ -48,8 +48,8 @@ typedef struct heif_shim_reader heif_shim_reader;
  * default of 32768) is libheif's security limit on each side of every image in the file.
  */
 webimage_status heif_shim_open(const uint8_t *_Nonnull bytes, size_t size, uint64_t max_side,
-                                heif_shim_reader *_Nullable *_Nonnull reader, heif_shim_info *_Nonnull info,
-                                webimage_error *_Nonnull error);
+                               heif_shim_reader *_Nullable *_Nonnull reader, heif_shim_info *_Nonnull info,
+                               webimage_error *_Nonnull error);
 
 void heif_shim_close(heif_shim_reader *_Nullable reader);
 
@@ -57,8 +57,8 @@ void heif_shim_close(heif_shim_reader *_Nullable reader);
  * Picks the smallest embedded thumbnail whose shown size covers `box_width` × `box_height`;
  * the next heif_shim_decode decodes it. Returns 1 and its size when there is one, else 0.
  */
-int heif_shim_use_thumbnail(heif_shim_reader *_Nonnull reader, uint32_t box_width, uint32_t box_height,
-                            uint32_t *_Nonnull width, uint32_t *_Nonnull height);
+bool heif_shim_use_thumbnail(heif_shim_reader *_Nonnull reader, uint32_t box_width, uint32_t box_height,
+                             uint32_t *_Nonnull width, uint32_t *_Nonnull height);
 
 /** An image decoded by libheif into its own buffer (planar RGB(A) or interleaved RGBA). */
 typedef struct heif_shim_decoded heif_shim_decoded;
@@ -71,10 +71,10 @@ typedef struct heif_shim_decoded heif_shim_decoded;
  * with CORRUPT when the coded image does not have the size the boxes declare.
  * `*width` × `*height` is the output size and `*sixteen_bit_out` says which format it has.
  */
-webimage_status heif_shim_decode(heif_shim_reader *_Nonnull reader, int sixteen_bit, uint64_t max_pixel_count,
-                                  heif_shim_decoded *_Nullable *_Nonnull decoded, uint32_t *_Nonnull width,
-                                  uint32_t *_Nonnull height, int *_Nonnull sixteen_bit_out,
-                                  webimage_error *_Nonnull error);
+webimage_status heif_shim_decode(heif_shim_reader *_Nonnull reader, bool sixteen_bit, uint64_t max_pixel_count,
+                                 heif_shim_decoded *_Nullable *_Nonnull decoded, uint32_t *_Nonnull width,
+                                 uint32_t *_Nonnull height, int *_Nonnull sixteen_bit_out,
+                                 webimage_error *_Nonnull error);
 
 /**
  * Copies the decoded pixels into `pixels` (rows `stride` bytes apart; 8-bit images are
@@ -109,8 +109,8 @@ typedef struct heif_shim_encode_options {
  * primary image.
  */
 webimage_status heif_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, heif_shim_encode_options options,
-                                  heif_shim_output *_Nonnull output, webimage_error *_Nonnull error);
+                                 bool sixteen_bit, heif_shim_encode_options options, heif_shim_output *_Nonnull output,
+                                 webimage_error *_Nonnull error);
 
 void heif_shim_free(void *_Nullable pointer);
 

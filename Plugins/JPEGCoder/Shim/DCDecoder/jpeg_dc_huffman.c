@@ -112,9 +112,9 @@ int jpeg_dc_build_table(const uint8_t *bits, const uint8_t *symbols, int is_ac, 
     for (uint32_t window = 0; window < (1u << JPEG_DC_VALUE_LOOKAHEAD); window++) {
         uint32_t entry = codes[window << (JPEG_DC_RUN_LOOKAHEAD - JPEG_DC_VALUE_LOOKAHEAD)];
         uint32_t length = entry & 31;
-        table->value_by_prefix[window] =
-            length != 0 && length <= JPEG_DC_VALUE_LOOKAHEAD ? value_entry(length, (uint8_t)(entry >> 8), is_ac, window)
-                                                             : 0;
+        table->value_by_prefix[window] = length != 0 && length <= JPEG_DC_VALUE_LOOKAHEAD
+                                             ? value_entry(length, (uint8_t)(entry >> 8), is_ac, window)
+                                             : 0;
     }
     return 1;
 }

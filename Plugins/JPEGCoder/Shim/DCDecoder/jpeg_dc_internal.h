@@ -277,8 +277,8 @@ void jpeg_dc_start_pixels(jpeg_dc_pixel_writer *writer, const jpeg_dc_plan *plan
  * Writes the output rows of MCU rows [`first_row`, `end_row`). Returns 0 when a 2×2
  * block's DC is beyond JPEG_DC_TWO_BY_TWO_LIMIT (the caller then leaves the file to libjpeg).
  */
-int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
-                            uint32_t first_row, uint32_t end_row);
+int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source, uint32_t first_row,
+                           uint32_t end_row);
 
 /**
  * The whole fast path for a reader positioned after jpeg_read_header on `bytes`: the

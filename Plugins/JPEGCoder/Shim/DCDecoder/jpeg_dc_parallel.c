@@ -84,9 +84,9 @@ static void *run_speculatively(void *argument) {
     uint64_t done = 0;
     while (done < run->capacity && !atomic_load_explicit(&run->cancelled, memory_order_relaxed)) {
         uint64_t batch = run->capacity - done < PUBLISH_BATCH ? run->capacity - done : PUBLISH_BATCH;
-        uint64_t decoded = jpeg_dc_decode_run(run->plan, &run->stream, &run->cursor, batch, UINT64_MAX,
-                                              run->records + done * (uint64_t)run->plan->record_size,
-                                              run->start_bits + done);
+        uint64_t decoded =
+            jpeg_dc_decode_run(run->plan, &run->stream, &run->cursor, batch, UINT64_MAX,
+                               run->records + done * (uint64_t)run->plan->record_size, run->start_bits + done);
         done += decoded;
         atomic_store_explicit(&run->published, done, memory_order_release);
         if (decoded < batch) break;
@@ -105,8 +105,8 @@ static int ends_cleanly(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, 
 static int decode_sequentially(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, jpeg_dc_cursor *cursor,
                                int32_t *records) {
     uint64_t remaining = plan->mcu_count - cursor->mcu;
-    jpeg_dc_decode_run(plan, stream, cursor, remaining, UINT64_MAX,
-                       records + cursor->mcu * (uint64_t)plan->record_size, NULL);
+    jpeg_dc_decode_run(plan, stream, cursor, remaining, UINT64_MAX, records + cursor->mcu * (uint64_t)plan->record_size,
+                       NULL);
     return ends_cleanly(plan, stream, cursor);
 }
 
@@ -255,9 +255,9 @@ static int write_completed_rows(const jpeg_dc_plan *plan, jpeg_dc_pixel_writer *
  * time, writing each completed row's pixels while the other thread is still decoding.
  * Pixels it cannot write exactly count as a failure of the cursor.
  */
-static void decode_rows_writing_pixels(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream,
-                                       jpeg_dc_cursor *cursor, uint64_t stop_bit, int32_t *records,
-                                       jpeg_dc_pixel_writer *writer, uint32_t *rows_written) {
+static void decode_rows_writing_pixels(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, jpeg_dc_cursor *cursor,
+                                       uint64_t stop_bit, int32_t *records, jpeg_dc_pixel_writer *writer,
+                                       uint32_t *rows_written) {
     while (cursor->mcu < plan->mcu_count) {
         uint64_t row_end = (cursor->mcu / plan->mcus_per_row + 1) * plan->mcus_per_row;
         if (row_end > plan->mcu_count) row_end = plan->mcu_count;
@@ -307,7 +307,11 @@ static int decode_speculatively(const jpeg_dc_plan *plan, const uint8_t *scan, s
     size_t split = (size_t)((uint64_t)scan_size * FIRST_THREAD_SHARE_PERCENT / 100);
     while (split < scan_size && scan[split - 1] == 0xFF) split++;
     if (split >= scan_size) return -1;
-    speculative_run run = {.plan = plan, .raw = scan, .raw_size = scan_size, .split = split, .buffer = buffer,
+    speculative_run run = {.plan = plan,
+                           .raw = scan,
+                           .raw_size = scan_size,
+                           .split = split,
+                           .buffer = buffer,
                            .capacity = plan->mcu_count};
     run.cursor.bit = (uint64_t)split * 8;
     run.records = memory.records;

@@ -26,10 +26,10 @@ static void fill_tables(jpeg_dc_pixel_tables *tables) {
     }
     for (int32_t i = 0; i < 256; i++) {
         int32_t x = i - 128;
-        tables->red_from_cr[i] = (91881 * x + 32768) >> 16;   /* 1.40200 * 2^16 */
+        tables->red_from_cr[i] = (91881 * x + 32768) >> 16; /* 1.40200 * 2^16 */
         tables->blue_from_cb[i] = (116130 * x + 32768) >> 16; /* 1.77200 * 2^16 */
-        tables->green_from_cr[i] = -46802 * x;                /* 0.71414 * 2^16 */
-        tables->green_from_cb[i] = -22554 * x + 32768;        /* 0.34414 * 2^16, plus the rounding half */
+        tables->green_from_cr[i] = -46802 * x; /* 0.71414 * 2^16 */
+        tables->green_from_cb[i] = -22554 * x + 32768; /* 0.34414 * 2^16, plus the rounding half */
     }
 }
 
@@ -89,7 +89,8 @@ static int row_segments(const jpeg_dc_plan *plan, const jpeg_dc_record_source *s
     int count = 0;
     if (source->switch_mcu > row_start) {
         uint64_t end = source->switch_mcu < row_end ? source->switch_mcu : row_end;
-        segments[count++] = (mcu_segment){source->records + row_start * size, 0, (uint32_t)(end - row_start), {0, 0, 0}};
+        segments[count++] =
+            (mcu_segment){source->records + row_start * size, 0, (uint32_t)(end - row_start), {0, 0, 0}};
     }
     if (source->switch_mcu < row_end) {
         uint64_t start = source->switch_mcu > row_start ? source->switch_mcu : row_start;
@@ -155,19 +156,23 @@ static int write_420(const jpeg_dc_pixel_writer *writer, const mcu_segment *segm
     return 1;
 }
 
-int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source,
-                           uint32_t first_row, uint32_t end_row) {
+int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_record_source *source, uint32_t first_row,
+                           uint32_t end_row) {
     for (uint32_t mcu_y = first_row; mcu_y < end_row; mcu_y++) {
         mcu_segment segments[2];
         int count = row_segments(writer->plan, source, mcu_y, segments);
         for (int i = 0; i < count; i++) {
             switch (writer->plan->layout) {
-                case JPEG_DC_GRAY: write_gray(writer, &segments[i], mcu_y); break;
-                case JPEG_DC_YCC_444:
-                case JPEG_DC_YCC_422: write_unscaled_chroma(writer, &segments[i], mcu_y); break;
-                case JPEG_DC_YCC_420:
-                    if (!write_420(writer, &segments[i], mcu_y)) return 0;
-                    break;
+            case JPEG_DC_GRAY:
+                write_gray(writer, &segments[i], mcu_y);
+                break;
+            case JPEG_DC_YCC_444:
+            case JPEG_DC_YCC_422:
+                write_unscaled_chroma(writer, &segments[i], mcu_y);
+                break;
+            case JPEG_DC_YCC_420:
+                if (!write_420(writer, &segments[i], mcu_y)) return 0;
+                break;
             }
         }
     }

@@ -10,23 +10,34 @@ static uint32_t divide_rounding_up(uint32_t value, uint32_t divisor) {
 /** The slot of a column the 2×2 reduced IDCT reads (0, 1, 3, 5, 7), or -1. */
 static int8_t column_slot(int column) {
     switch (column) {
-        case 0: return 0;
-        case 1: return 1;
-        case 3: return 2;
-        case 5: return 3;
-        case 7: return 4;
-        default: return -1;
+    case 0:
+        return 0;
+    case 1:
+        return 1;
+    case 3:
+        return 2;
+    case 5:
+        return 3;
+    case 7:
+        return 4;
+    default:
+        return -1;
     }
 }
 
 /** The odd-part weight of a row in the 2×2 reduced IDCT (libjpeg's constants, scaled by 2^13), 0 if unread. */
 static int32_t odd_weight(int row) {
     switch (row) {
-        case 1: return 29692;  /* sqrt(2) * (c1 + c3 + c5 + c7) */
-        case 3: return -10426; /* sqrt(2) * (-c1 + c3 - c5 - c7) */
-        case 5: return 6967;   /* sqrt(2) * (-c1 + c3 + c5 + c7) */
-        case 7: return -5906;  /* sqrt(2) * (c7 - c5 + c3 - c1) */
-        default: return 0;
+    case 1:
+        return 29692; /* sqrt(2) * (c1 + c3 + c5 + c7) */
+    case 3:
+        return -10426; /* sqrt(2) * (-c1 + c3 - c5 - c7) */
+    case 5:
+        return 6967; /* sqrt(2) * (-c1 + c3 + c5 + c7) */
+    case 7:
+        return -5906; /* sqrt(2) * (c7 - c5 + c3 - c1) */
+    default:
+        return 0;
     }
 }
 
@@ -84,10 +95,10 @@ static int add_component_blocks(j_decompress_ptr info, jpeg_dc_plan *plan, int c
         return 0;
     }
     const JQUANT_TBL *quantization = info->quant_tbl_ptrs[info_component->quant_tbl_no];
-    const jpeg_dc_huffman *dc = use_table(plan, info->dc_huff_tbl_ptrs[info_component->dc_tbl_no],
-                                          info_component->dc_tbl_no, 0, built);
-    const jpeg_dc_huffman *ac = use_table(plan, info->ac_huff_tbl_ptrs[info_component->ac_tbl_no],
-                                          4 + info_component->ac_tbl_no, 1, built);
+    const jpeg_dc_huffman *dc =
+        use_table(plan, info->dc_huff_tbl_ptrs[info_component->dc_tbl_no], info_component->dc_tbl_no, 0, built);
+    const jpeg_dc_huffman *ac =
+        use_table(plan, info->ac_huff_tbl_ptrs[info_component->ac_tbl_no], 4 + info_component->ac_tbl_no, 1, built);
     if (quantization == NULL || dc == NULL || ac == NULL) return 0;
     plan->dc_quantizer[component] = quantization->quantval[0];
     for (int i = 0; i < block_count; i++) {

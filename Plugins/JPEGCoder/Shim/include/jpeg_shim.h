@@ -33,7 +33,7 @@ typedef struct jpeg_shim_header {
 
 /** Reads the header and the EXIF orientation. */
 webimage_status jpeg_shim_read_header(const uint8_t *_Nonnull bytes, size_t size, jpeg_shim_header *_Nonnull header,
-                                       webimage_error *_Nonnull error);
+                                      webimage_error *_Nonnull error);
 
 /** An open decode of a whole JPEG held in memory. */
 typedef struct jpeg_shim_reader jpeg_shim_reader;
@@ -43,19 +43,19 @@ typedef struct jpeg_shim_reader jpeg_shim_reader;
  * `scale_eighths` / 8 (1, 2, 4 or 8; 8 = full size). `*width` × `*height` is the output size.
  */
 webimage_status jpeg_shim_open(const uint8_t *_Nonnull bytes, size_t size, uint32_t scale_eighths,
-                                jpeg_shim_reader *_Nullable *_Nonnull reader, jpeg_shim_header *_Nonnull header,
-                                uint32_t *_Nonnull width, uint32_t *_Nonnull height, webimage_error *_Nonnull error);
+                               jpeg_shim_reader *_Nullable *_Nonnull reader, jpeg_shim_header *_Nonnull header,
+                               uint32_t *_Nonnull width, uint32_t *_Nonnull height, webimage_error *_Nonnull error);
 
 /** Changes the DCT scaling of an open reader (before jpeg_shim_read_image) and gives the new output size. */
 webimage_status jpeg_shim_rescale(jpeg_shim_reader *_Nonnull reader, uint32_t scale_eighths, uint32_t *_Nonnull width,
-                                   uint32_t *_Nonnull height, webimage_error *_Nonnull error);
+                                  uint32_t *_Nonnull height, webimage_error *_Nonnull error);
 
 /**
  * Decodes into RGBA8 `pixels` (output size from jpeg_shim_open). Gray is replicated, CMYK
  * and YCCK become RGB; alpha is 255. A file that ends early fails with TRUNCATED.
  */
 webimage_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
-                                      webimage_error *_Nonnull error);
+                                     webimage_error *_Nonnull error);
 
 /**
  * Whether a 1/8-scale decode of this reader may take the DC fast path (on by default): for
@@ -63,7 +63,7 @@ webimage_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_N
  * on two threads for large files, with the same pixels as libjpeg-turbo. Tests turn it off
  * to compare.
  */
-void jpeg_shim_allow_dc_path(jpeg_shim_reader *_Nonnull reader, int allowed);
+void jpeg_shim_allow_dc_path(jpeg_shim_reader *_Nonnull reader, bool allowed);
 
 /** How the last jpeg_shim_read_image of a reader decoded. */
 typedef enum jpeg_shim_dc_route {
@@ -91,9 +91,8 @@ typedef struct jpeg_shim_incremental jpeg_shim_incremental;
 jpeg_shim_incremental *_Nullable jpeg_shim_incremental_create(uint64_t max_pixel_count);
 
 /** Feeds the next bytes. `is_final` with an unfinished image gives WEBIMAGE_STATUS_TRUNCATED_DATA. */
-webimage_status jpeg_shim_incremental_append(jpeg_shim_incremental *_Nonnull decoder,
-                                              const uint8_t *_Nullable bytes, size_t size, int is_final,
-                                              webimage_error *_Nonnull error);
+webimage_status jpeg_shim_incremental_append(jpeg_shim_incremental *_Nonnull decoder, const uint8_t *_Nullable bytes,
+                                             size_t size, bool is_final, webimage_error *_Nonnull error);
 
 /** The RGBA8 canvas so far: `pixels` is NULL until something can be shown. */
 typedef struct jpeg_shim_canvas {
@@ -119,8 +118,8 @@ typedef struct jpeg_shim_output {
  * `quality` 1...100; translucent pixels are composited over `background_rgba` (0xRRGGBBAA).
  */
 webimage_status jpeg_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, int quality, uint32_t background_rgba,
-                                  jpeg_shim_output *_Nonnull output, webimage_error *_Nonnull error);
+                                 bool sixteen_bit, int quality, uint32_t background_rgba,
+                                 jpeg_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void jpeg_shim_free(void *_Nullable pointer);
 

@@ -173,8 +173,8 @@ static int decode_rows_from_tail(const fast_layout *layout, const png_shim_heade
  * RGBA8 needs no expansion and is unfiltered straight into the output rows.
  */
 static int decode_rows_from_scratch(const fast_layout *layout, const png_shim_header *header,
-                                    const png_shim_row_format *format, int portable, uint8_t *filtered,
-                                    uint8_t *pixels, size_t stride) {
+                                    const png_shim_row_format *format, int portable, uint8_t *filtered, uint8_t *pixels,
+                                    size_t stride) {
     uint8_t *zero_row = calloc(1, layout->row_bytes);
     if (zero_row == NULL) return 0;
     int direct = header->color_type == PNG_COLOR_TYPE_RGB_ALPHA && header->bit_depth == 8;
@@ -192,9 +192,8 @@ static int decode_rows_from_scratch(const fast_layout *layout, const png_shim_he
     return ok;
 }
 
-int png_shim_fast_read(png_structp png, png_infop info, const png_shim_session *session,
-                       const png_shim_header *header, int sixteen_bit, int portable_filters, uint8_t *pixels,
-                       size_t stride) {
+int png_shim_fast_read(png_structp png, png_infop info, const png_shim_session *session, const png_shim_header *header,
+                       int sixteen_bit, int portable_filters, uint8_t *pixels, size_t stride) {
     fast_layout layout;
     if (header->interlaced || png_get_filter_type(png, info) != PNG_FILTER_TYPE_BASE) return 0;
     if (!plan_layout(header, sixteen_bit, stride, &layout)) return 0;

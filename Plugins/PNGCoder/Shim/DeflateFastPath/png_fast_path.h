@@ -23,9 +23,8 @@
  * size` bytes of `pixels` are used. `portable_filters` makes unfiltering use the plain C
  * loops even where SSE2 versions exist.
  */
-int png_shim_fast_read(png_structp png, png_infop info, const png_shim_session *session,
-                       const png_shim_header *header, int sixteen_bit, int portable_filters, uint8_t *pixels,
-                       size_t stride);
+int png_shim_fast_read(png_structp png, png_infop info, const png_shim_session *session, const png_shim_header *header,
+                       int sixteen_bit, int portable_filters, uint8_t *pixels, size_t stride);
 
 /**
  * Reverses a row's PNG filter (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth) over `length`

@@ -27,15 +27,15 @@ static void unfilter_up(uint8_t *out, const uint8_t *in, const uint8_t *prev, si
 #define PNG_SHIM_MAX_BPP 8
 
 static inline __attribute__((always_inline)) void sub_portable(uint8_t *out, const uint8_t *in, size_t length,
-                                                                size_t bpp) {
+                                                               size_t bpp) {
     uint8_t left[PNG_SHIM_MAX_BPP] = {0};
     for (size_t i = 0; i < length; i += bpp) {
         for (size_t k = 0; k < bpp && i + k < length; k++) out[i + k] = left[k] = (uint8_t)(in[i + k] + left[k]);
     }
 }
 
-static inline __attribute__((always_inline)) void average_portable(uint8_t *out, const uint8_t *in,
-                                                                    const uint8_t *prev, size_t length, size_t bpp) {
+static inline __attribute__((always_inline)) void average_portable(uint8_t *out, const uint8_t *in, const uint8_t *prev,
+                                                                   size_t length, size_t bpp) {
     uint8_t left[PNG_SHIM_MAX_BPP] = {0};
     for (size_t i = 0; i < length; i += bpp) {
         for (size_t k = 0; k < bpp && i + k < length; k++) {
@@ -56,8 +56,8 @@ static inline int paeth_predictor(int left, int above, int upper_left) {
 }
 
 /* With no left pixel, left and upper-left count as 0 (the predictor is then the byte above). */
-static inline __attribute__((always_inline)) void paeth_portable(uint8_t *out, const uint8_t *in,
-                                                                  const uint8_t *prev, size_t length, size_t bpp) {
+static inline __attribute__((always_inline)) void paeth_portable(uint8_t *out, const uint8_t *in, const uint8_t *prev,
+                                                                 size_t length, size_t bpp) {
     uint8_t left[PNG_SHIM_MAX_BPP] = {0}, upper_left[PNG_SHIM_MAX_BPP] = {0};
     for (size_t i = 0; i < length; i += bpp) {
         for (size_t k = 0; k < bpp && i + k < length; k++) {
@@ -71,11 +71,11 @@ static inline __attribute__((always_inline)) void paeth_portable(uint8_t *out, c
 /** Sub, Average or Paeth with the plain C loops, specialised for each pixel size. */
 static void unfilter_portable(uint8_t filter, uint8_t *out, const uint8_t *in, const uint8_t *prev, size_t length,
                               size_t bpp) {
-#define PNG_SHIM_PORTABLE_CASE(size)                                            \
-    case size:                                                                  \
-        if (filter == 1) sub_portable(out, in, length, size);                   \
-        else if (filter == 3) average_portable(out, in, prev, length, size);    \
-        else paeth_portable(out, in, prev, length, size);                       \
+#define PNG_SHIM_PORTABLE_CASE(size)                                         \
+    case size:                                                               \
+        if (filter == 1) sub_portable(out, in, length, size);                \
+        else if (filter == 3) average_portable(out, in, prev, length, size); \
+        else paeth_portable(out, in, prev, length, size);                    \
         break;
     switch (bpp) {
         PNG_SHIM_PORTABLE_CASE(1)
@@ -150,7 +150,7 @@ static inline __m128i absolute16(__m128i value) {
 
 /* Inlined with a constant `bpp` by the switch in unfilter_vector, so the loads and stores are fixed-size. */
 static inline __attribute__((always_inline)) void sub_vector(uint8_t *out, const uint8_t *in, size_t length,
-                                                              size_t bpp) {
+                                                             size_t bpp) {
     __m128i left = _mm_setzero_si128();
     for (size_t i = 0; i + bpp <= length; i += bpp) {
         left = _mm_add_epi8(load_pixel(in + i, bpp), left);
@@ -159,8 +159,8 @@ static inline __attribute__((always_inline)) void sub_vector(uint8_t *out, const
 }
 
 /** floor((left + above) / 2) per byte is the rounded-up average minus the lost low bit. */
-static inline __attribute__((always_inline)) void average_vector(uint8_t *out, const uint8_t *in,
-                                                                  const uint8_t *prev, size_t length, size_t bpp) {
+static inline __attribute__((always_inline)) void average_vector(uint8_t *out, const uint8_t *in, const uint8_t *prev,
+                                                                 size_t length, size_t bpp) {
     const __m128i one = _mm_set1_epi8(1);
     __m128i left = _mm_setzero_si128();
     for (size_t i = 0; i + bpp <= length; i += bpp) {
@@ -173,8 +173,8 @@ static inline __attribute__((always_inline)) void average_vector(uint8_t *out, c
 }
 
 /** Paeth on 16-bit lanes, one pixel per step; the first pixel sees left = upper-left = 0. */
-static inline __attribute__((always_inline)) void paeth_vector(uint8_t *out, const uint8_t *in,
-                                                                const uint8_t *prev, size_t length, size_t bpp) {
+static inline __attribute__((always_inline)) void paeth_vector(uint8_t *out, const uint8_t *in, const uint8_t *prev,
+                                                               size_t length, size_t bpp) {
     const __m128i zero = _mm_setzero_si128();
     const __m128i low_byte = _mm_set1_epi16(0xFF);
     __m128i left = zero, upper_left = zero;
@@ -186,8 +186,8 @@ static inline __attribute__((always_inline)) void paeth_vector(uint8_t *out, con
         __m128i distance_left = absolute16(above_step);
         __m128i distance_above = absolute16(left_step);
         __m128i distance_upper_left = absolute16(_mm_add_epi16(above_step, left_step));
-        __m128i above_or_upper_left = select_lanes(_mm_cmpgt_epi16(distance_above, distance_upper_left), upper_left,
-                                                   above);
+        __m128i above_or_upper_left =
+            select_lanes(_mm_cmpgt_epi16(distance_above, distance_upper_left), upper_left, above);
         __m128i nearest_other = _mm_min_epi16(distance_above, distance_upper_left);
         __m128i predictor = select_lanes(_mm_cmpgt_epi16(distance_left, nearest_other), above_or_upper_left, left);
         left = _mm_and_si128(_mm_add_epi16(filtered, predictor), low_byte);

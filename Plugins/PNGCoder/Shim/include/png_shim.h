@@ -32,8 +32,8 @@ typedef struct png_shim_header {
 } png_shim_header;
 
 /** Reads the header (signature, IHDR, ancillary chunks up to the first IDAT). */
-webimage_status png_shim_read_header(const uint8_t *_Nonnull bytes, size_t size,
-                                     png_shim_header *_Nonnull header, webimage_error *_Nonnull error);
+webimage_status png_shim_read_header(const uint8_t *_Nonnull bytes, size_t size, png_shim_header *_Nonnull header,
+                                     webimage_error *_Nonnull error);
 
 /** An open decode of a whole PNG held in memory. */
 typedef struct png_shim_reader png_shim_reader;
@@ -44,7 +44,7 @@ typedef struct png_shim_reader png_shim_reader;
  * output is RGBA8 (16-bit samples are scaled with rounding, png_set_scale_16).
  * `*sixteen_bit_output` says which format png_shim_read_image will write.
  */
-webimage_status png_shim_open(const uint8_t *_Nonnull bytes, size_t size, int sixteen_bit,
+webimage_status png_shim_open(const uint8_t *_Nonnull bytes, size_t size, bool sixteen_bit,
                               png_shim_reader *_Nullable *_Nonnull reader, png_shim_header *_Nonnull header,
                               int *_Nonnull sixteen_bit_output, webimage_error *_Nonnull error);
 
@@ -97,11 +97,11 @@ void png_shim_close(png_shim_reader *_Nullable reader);
 typedef struct png_shim_incremental png_shim_incremental;
 
 /** Starts an incremental decode; images above `max_pixel_count` (0 = none) fail with TOO_LARGE. */
-png_shim_incremental *_Nullable png_shim_incremental_create(int sixteen_bit, uint64_t max_pixel_count);
+png_shim_incremental *_Nullable png_shim_incremental_create(bool sixteen_bit, uint64_t max_pixel_count);
 
 /** Feeds the next bytes. `is_final` with an unfinished image gives WEBIMAGE_STATUS_TRUNCATED_DATA. */
 webimage_status png_shim_incremental_append(png_shim_incremental *_Nonnull decoder, const uint8_t *_Nullable bytes,
-                                            size_t size, int is_final, webimage_error *_Nonnull error);
+                                            size_t size, bool is_final, webimage_error *_Nonnull error);
 
 /** The canvas so far: NULL until the header has been read. Rows not yet decoded are zero. */
 typedef struct png_shim_canvas {
@@ -128,7 +128,7 @@ typedef struct png_shim_output {
  * `compression_level` is zlib's 0...9.
  */
 webimage_status png_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
-                                int sixteen_bit, int keep_alpha, int compression_level,
+                                bool sixteen_bit, bool keep_alpha, int compression_level,
                                 png_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void png_shim_free(void *_Nullable pointer);

@@ -42,14 +42,14 @@ typedef struct webp_shim_header {
 } webp_shim_header;
 
 /** Non-zero when `bytes` start with RIFF....WEBP. */
-int webp_shim_is_webp(const uint8_t *_Nullable bytes, size_t size);
+bool webp_shim_is_webp(const uint8_t *_Nullable bytes, size_t size);
 
 /**
  * Reads the header; with `count_frames` an animation's frames and loop count are counted
  * by the demuxer (over the bytes given, which may be a prefix of the file).
  */
-webimage_status webp_shim_read_header(const uint8_t *_Nullable bytes, size_t size, int count_frames,
-                                       webp_shim_header *_Nonnull header, webimage_error *_Nonnull error);
+webimage_status webp_shim_read_header(const uint8_t *_Nullable bytes, size_t size, bool count_frames,
+                                      webp_shim_header *_Nonnull header, webimage_error *_Nonnull error);
 
 /**
  * The output size of a still image decoded for a `box_width` × `box_height` thumbnail box:
@@ -65,7 +65,7 @@ void webp_shim_output_size(const webp_shim_header *_Nonnull header, uint32_t box
  * frame of an animation composited on its transparent canvas (size must be the canvas).
  */
 webimage_status webp_shim_decode(const uint8_t *_Nonnull bytes, size_t size, uint32_t width, uint32_t height,
-                                  void *_Nonnull pixels, size_t stride, webimage_error *_Nonnull error);
+                                 void *_Nonnull pixels, size_t stride, webimage_error *_Nonnull error);
 
 /** An open animation: a copy of the file, its demuxer and the canvas after the last frame. */
 typedef struct webp_shim_animation webp_shim_animation;
@@ -75,8 +75,8 @@ typedef struct webp_shim_animation webp_shim_animation;
  * (0 = no limit) fail with TOO_LARGE before anything is allocated for pixels.
  */
 webimage_status webp_shim_animation_open(const uint8_t *_Nonnull bytes, size_t size, uint64_t max_pixel_count,
-                                          webp_shim_animation *_Nullable *_Nonnull animation,
-                                          webp_shim_header *_Nonnull header, webimage_error *_Nonnull error);
+                                         webp_shim_animation *_Nullable *_Nonnull animation,
+                                         webp_shim_header *_Nonnull header, webimage_error *_Nonnull error);
 
 /** Duration of frame `index` (0-based) in milliseconds; 0 for an index out of range. */
 uint32_t webp_shim_animation_duration(const webp_shim_animation *_Nonnull animation, uint32_t index);
@@ -89,7 +89,7 @@ uint32_t webp_shim_animation_duration(const webp_shim_animation *_Nonnull animat
  * if it were absent.
  */
 webimage_status webp_shim_animation_render(webp_shim_animation *_Nonnull animation, uint32_t index,
-                                            void *_Nonnull pixels, size_t stride, webimage_error *_Nonnull error);
+                                           void *_Nonnull pixels, size_t stride, webimage_error *_Nonnull error);
 
 void webp_shim_animation_close(webp_shim_animation *_Nullable animation);
 
@@ -103,9 +103,8 @@ webp_shim_incremental *_Nullable webp_shim_incremental_create(uint64_t max_pixel
  * Feeds the next bytes. `is_final` with an unfinished image gives TRUNCATED. Animations
  * are collected whole and show their first frame once the last bytes arrive.
  */
-webimage_status webp_shim_incremental_append(webp_shim_incremental *_Nonnull decoder,
-                                              const uint8_t *_Nullable bytes, size_t size, int is_final,
-                                              webimage_error *_Nonnull error);
+webimage_status webp_shim_incremental_append(webp_shim_incremental *_Nonnull decoder, const uint8_t *_Nullable bytes,
+                                             size_t size, bool is_final, webimage_error *_Nonnull error);
 
 /** The RGBA8 canvas so far: `pixels` is NULL until a row can be shown. */
 typedef struct webp_shim_canvas {
@@ -139,8 +138,8 @@ typedef struct webp_shim_output {
  * WebP. Lossless keeps every pixel exactly, including colour under transparent pixels.
  */
 webimage_status webp_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
-                                  int sixteen_bit, webp_shim_encoding encoding, webp_shim_output *_Nonnull output,
-                                  webimage_error *_Nonnull error);
+                                 bool sixteen_bit, webp_shim_encoding encoding, webp_shim_output *_Nonnull output,
+                                 webimage_error *_Nonnull error);
 
 /** One frame to encode. */
 typedef struct webp_shim_frame {
@@ -153,8 +152,8 @@ typedef struct webp_shim_frame {
 
 /** Encodes `count` frames of `width` × `height` as an animation playing `loop_count` times (0 = forever). */
 webimage_status webp_shim_encode_animation(const webp_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
-                                            uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
-                                            webp_shim_output *_Nonnull output, webimage_error *_Nonnull error);
+                                           uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
+                                           webp_shim_output *_Nonnull output, webimage_error *_Nonnull error);
 
 void webp_shim_free(void *_Nullable pointer);
 

@@ -10,13 +10,12 @@
 static const webimage_host *serial_host;
 static atomic_int calls_inside;
 
-static bool serial_can_decode(const uint8_t *bytes, size_t size) {
-    return size >= 4 && memcmp(bytes, "FIXT", 4) == 0;
-}
+static bool serial_can_decode(const uint8_t *bytes, size_t size) { return size >= 4 && memcmp(bytes, "FIXT", 4) == 0; }
 
 static webimage_status serial_probe(const uint8_t *bytes, size_t size, webimage_image_info *info,
                                     webimage_error *error) {
-    if (!serial_can_decode(bytes, size)) return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "no FIXT magic");
+    if (!serial_can_decode(bytes, size))
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "no FIXT magic");
     memset(info, 0, sizeof *info);
     info->width = 1;
     info->height = 1;
@@ -30,12 +29,14 @@ static webimage_status serial_probe(const uint8_t *bytes, size_t size, webimage_
 static webimage_status serial_decode(const uint8_t *bytes, size_t size, const webimage_decode_options *options,
                                      webimage_image *image, webimage_error *error) {
     (void)options;
-    if (!serial_can_decode(bytes, size)) return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "no FIXT magic");
+    if (!serial_can_decode(bytes, size))
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "no FIXT magic");
     int inside = atomic_fetch_add(&calls_inside, 1) + 1;
     struct timespec pause = {0, 2000000};
     nanosleep(&pause, NULL);
     atomic_fetch_sub(&calls_inside, 1);
-    if (inside > 1) return webimage_fail(error, WEBIMAGE_STATUS_INTERNAL_ERROR, "called while another call was running");
+    if (inside > 1)
+        return webimage_fail(error, WEBIMAGE_STATUS_INTERNAL_ERROR, "called while another call was running");
     uint8_t *out = serial_host->allocate(serial_host->context, 4, 16);
     if (out == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "allocation failed");
     memset(out, 255, 4);

@@ -20,8 +20,7 @@ static bool stub_can_decode(const uint8_t *bytes, size_t size) {
     return false;
 }
 
-static webimage_status stub_probe(const uint8_t *bytes, size_t size, webimage_image_info *info,
-                                  webimage_error *error) {
+static webimage_status stub_probe(const uint8_t *bytes, size_t size, webimage_image_info *info, webimage_error *error) {
     (void)bytes;
     (void)size;
     (void)info;

@@ -5,13 +5,12 @@
 
 static const webimage_host *fixture_host;
 
-static bool fixture_can_decode(const uint8_t *bytes, size_t size) {
-    return size >= 4 && memcmp(bytes, "FIXT", 4) == 0;
-}
+static bool fixture_can_decode(const uint8_t *bytes, size_t size) { return size >= 4 && memcmp(bytes, "FIXT", 4) == 0; }
 
 static webimage_status fixture_probe(const uint8_t *bytes, size_t size, webimage_image_info *info,
                                      webimage_error *error) {
-    if (!fixture_can_decode(bytes, size)) return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "no FIXT magic");
+    if (!fixture_can_decode(bytes, size))
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "no FIXT magic");
     info->format_index = 0;
     info->width = 2;
     info->height = 1;
@@ -26,7 +25,8 @@ static webimage_status fixture_probe(const uint8_t *bytes, size_t size, webimage
 static webimage_status fixture_decode(const uint8_t *bytes, size_t size, const webimage_decode_options *options,
                                       webimage_image *image, webimage_error *error) {
     static const uint8_t pixels[8] = {255, 0, 0, 255, 0, 0, 255, 128}; /* red; blue at alpha 128 */
-    if (!fixture_can_decode(bytes, size)) return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "no FIXT magic");
+    if (!fixture_can_decode(bytes, size))
+        return webimage_fail(error, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT, "no FIXT magic");
     if (options->max_pixel_count != 0 && options->max_pixel_count < 2)
         return webimage_fail(error, WEBIMAGE_STATUS_TOO_LARGE, "2 pixels exceed the limit");
     uint8_t *out = fixture_host->allocate(fixture_host->context, sizeof pixels, 16);

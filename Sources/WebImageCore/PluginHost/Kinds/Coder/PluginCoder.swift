@@ -85,7 +85,7 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
         return try adopt(image, status: status, message: message, operation: "decode", request: request)
     }
 
-    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
+    public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
         guard let encode = table.encode else {
             throw ImageCodingError(.unsupportedOperation, "plugin '\(pluginName)' cannot encode")
         }
@@ -96,7 +96,7 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
         }
     }
 
-    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
+    public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData {
         guard let encodeAnimation = table.encode_animation else {
             throw ImageCodingError(.unsupportedOperation, "plugin '\(pluginName)' cannot encode animations")
         }
@@ -180,18 +180,19 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
             traits: ImageInfo.Traits(rawValue: image.flags))
     }
 
+    /// Runs an encode call and adopts the host-allocated bytes the plugin wrote, without a copy.
     private func encodedBytes(
         operation: String,
         _ body: (UnsafeMutablePointer<webimage_buffer>, UnsafeMutablePointer<webimage_error>) -> webimage_status
-    ) throws -> [UInt8] {
+    ) throws -> EncodedImageData {
         var output = webimage_buffer(bytes: nil, size: 0)
         let message = ErrorMessageBuffer()
         let status = call { message.withError { body(&output, $0) } }
-        defer { if let bytes = output.bytes { HostServices.deallocate(bytes) } }
-        guard status == WEBIMAGE_STATUS_OK else { throw message.error(for: status, operation: operation) }
-        guard let bytes = output.bytes, output.size > 0 else {
+        guard status == WEBIMAGE_STATUS_OK, let bytes = output.bytes, output.size > 0 else {
+            if let bytes = output.bytes { HostServices.deallocate(bytes) }
+            guard status == WEBIMAGE_STATUS_OK else { throw message.error(for: status, operation: operation) }
             throw ImageCodingError(.internalError, "plugin '\(pluginName)' returned no bytes from \(operation)")
         }
-        return Array(UnsafeBufferPointer(start: bytes, count: output.size))
+        return EncodedImageData(taking: bytes, count: output.size, deallocate: HostServices.deallocate)
     }
 }
