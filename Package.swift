@@ -33,7 +33,10 @@ struct CoderPlugin {
     /// Unit tests of the logic target (they never link the entry target: its C symbol
     /// would clash with the other plugins' entry symbols).
     var testTarget: Target {
-        .testTarget(name: "\(logic)Tests", dependencies: ["WebImageCore", .target(name: logic)] + testDependencies)
+        .testTarget(
+            name: "\(logic)Tests",
+            dependencies: ["WebImageCore", .target(name: logic), "WebImageTestSupport", "WebImageCoderVerifier"]
+                + testDependencies)
     }
 }
 
@@ -61,19 +64,27 @@ let coreTargets: [Target] = [
         name: "WebImageCore",
         dependencies: ["CWebImagePlugin", .product(name: "Logging", package: "swift-log")]),
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
+    .target(name: "WebImageCoderVerifier", dependencies: ["WebImageCore"]),
+    .target(name: "WebImageTestSupport", path: "Tests/WebImageTestSupport"),
     .target(
         name: "CReferenceDecoders",
         linkerSettings: ["png16", "jpeg", "gif", "webp", "webpdemux", "heif"].map { .linkedLibrary($0) }),
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [
-            "WebImageCore", "CWebImagePlugin", "CReferenceDecoders",
+            "WebImageCore", "WebImageCoderVerifier", "CWebImagePlugin", "CReferenceDecoders",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-    .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit", "CWebImagePlugin"]),
-    .testTarget(name: "PluginIntegrationTests", dependencies: ["WebImageCore"], exclude: ["Fixtures"]),
-    .testTarget(name: "CLITests", dependencies: ["WebImageCore"]),
+    .testTarget(
+        name: "WebImageCoreTests",
+        dependencies: [
+            "WebImageCore", "WebImagePluginKit", "CWebImagePlugin", "WebImageTestSupport", "WebImageCoderVerifier",
+        ]),
+    .testTarget(
+        name: "PluginIntegrationTests", dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier"],
+        exclude: ["Fixtures"]),
+    .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageTestSupport"]),
 ]
 
 let package = Package(
@@ -81,6 +92,7 @@ let package = Package(
     products: [
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
+        .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
     ] + plugins.map(\.library),
     dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// What one run of `webimage` produced.
 struct CommandResult {
@@ -34,8 +35,7 @@ enum WebImageProcess {
     /// - Parameter environment: variables to set; `WEBIMAGE_PLUGIN_PATH` is removed from the
     ///   inherited environment unless given here, so only the folders a test names are searched.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
-        let outputFolder = try TemporaryFolder()
-        defer { outputFolder.remove() }
+        let outputFolder = try TemporaryDirectory()
         let outputURL = outputFolder.url.appendingPathComponent("stdout")
         let errorURL = outputFolder.url.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: outputURL.path, contents: nil),
@@ -70,7 +70,7 @@ enum WebImageProcess {
     }
 
     /// Runs `webimage arguments... --plugin-path <folder>`.
-    static func run(_ arguments: [String], plugins folder: TemporaryFolder) async throws -> CommandResult {
+    static func run(_ arguments: [String], plugins folder: PluginsFolder) async throws -> CommandResult {
         try await run(arguments + ["--plugin-path", folder.path])
     }
 }
