@@ -10,6 +10,8 @@ public enum ConformanceCheck: String, Sendable, CaseIterable, Codable {
     case probeDecodeAgreement = "probe-decode-agreement"
     /// Feeding the file 1, 7 or all bytes at a time ends in the full decode's image.
     case incremental = "incremental"
+    /// Opening the file as an animation agrees with `probe`; every frame decodes at the canvas size.
+    case animation = "animation"
     /// Every prefix of the file fails with a typed error (or decodes).
     case truncation = "truncation"
     /// Noise after the first bytes, bit flips and overwritten bytes fail with a typed error (or decode).

@@ -32,6 +32,9 @@ struct FixtureVerification {
                 }
             }
         }
+        if let animated = coder as? any AnimatedImageCoder, baseline.format.capabilities.contains(.decodeAnimation) {
+            run.run(.animation, fixture: name) { checkAnimation(animated, baseline: baseline) }
+        }
         run.run(.thumbnail, fixture: name) { checkThumbnails(baseline) }
         if baseline.format.capabilities.contains(.encode) {
             run.run(.roundTrip, fixture: name) { checkRoundTrip(baseline) }

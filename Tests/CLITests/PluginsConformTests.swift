@@ -10,8 +10,8 @@ struct PluginsConformTests {
             ["plugins", "conform", "png", Fixture.path("png/rgba8.png")], plugins: plugins)
         #expect(result.status == 0)
         #expect(result.standardError == "")
-        // Sniffing, probe, decode, agreement, 3 incremental, thumbnail, round trip, truncation, noise.
-        #expect(result.outputLines == ["png: 11 checks on 1 file, 0 failures, 0 skipped"])
+        // Sniffing, probe, decode, agreement, 3 incremental, animation, thumbnail, round trip, truncation, noise.
+        #expect(result.outputLines == ["png: 12 checks on 1 file, 0 failures, 0 skipped"])
     }
 
     @Test("JSON: the report with no failures")

@@ -38,8 +38,9 @@ import WebImageCore
         #expect(report.failures == [])
         #expect(report.skipped == [])
         #expect(report.formats == ["wiraw"])
-        // Per fixture: sniffing, probe, decode, agreement, 3 incremental, thumbnail, round trip, truncation, noise.
-        #expect(report.checksRun == 44)
+        // Per fixture: sniffing, probe, decode, agreement, 3 incremental, animation, thumbnail, round trip,
+        // truncation, noise.
+        #expect(report.checksRun == 48)
     }
 
     @Test func errorsOfAnotherTypeAreReported() {
@@ -107,6 +108,16 @@ import WebImageCore
                 "12x8-1-1.wiraw: incremental: 1-byte pieces: no image after the last byte",
                 "12x8-1-1.wiraw: incremental: 7-byte pieces: no image after the last byte",
                 "12x8-1-1.wiraw: incremental: whole file: no image after the last byte",
+            ])
+    }
+
+    @Test func anAnimationWithTheWrongFrameCountIsReported() {
+        let report = CoderVerifier.verify(
+            coder: MiscountingAnimationCoder(), fixtures: [Self.still], options: Self.withoutNoise())
+        #expect(
+            report.failures.map(\.description) == [
+                "12x8-1-1.wiraw: animation: openAnimation says 12x8 with 2 frames, probe says 12x8 with 1",
+                "12x8-1-1.wiraw: animation: frame 1 threw .truncatedData (WIRAW pixels end after 0 of 384 bytes)",
             ])
     }
 

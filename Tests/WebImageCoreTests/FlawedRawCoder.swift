@@ -102,3 +102,48 @@ struct ForgetfulIncrementalCoder: ProgressiveImageCoder {
         func currentImage() throws -> DecodedImage? { nil }
     }
 }
+
+/// ``TestRawCoder`` whose animations claim one frame more than the file holds.
+struct MiscountingAnimationCoder: AnimatedImageCoder {
+    private let base = TestRawCoder()
+
+    var formats: [ImageFormat] { base.formats }
+
+    func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool { base.canDecode(bytes) }
+
+    func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo { try base.probe(bytes) }
+
+    func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
+        try base.decode(bytes, request: request)
+    }
+
+    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
+        try base.encode(image, request: request)
+    }
+
+    func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
+        Source(base: try base.openAnimation(bytes))
+    }
+
+    func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
+        try base.encodeAnimation(frames, request: request)
+    }
+
+    final class Source: AnimatedImageSource {
+        let base: any AnimatedImageSource
+        let info: ImageInfo
+
+        init(base: any AnimatedImageSource) {
+            self.base = base
+            var info = base.info
+            info.frameCount += 1
+            self.info = info
+        }
+
+        func frameDuration(at index: Int) -> Int { base.frameDuration(at: index) }
+
+        func decodeFrame(at index: Int, request: DecodeRequest) throws -> DecodedImage {
+            try base.decodeFrame(at: index, request: request)
+        }
+    }
+}
