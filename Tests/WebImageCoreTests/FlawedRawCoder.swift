@@ -2,7 +2,7 @@ import WebImageCore
 
 /// ``TestRawCoder`` with one deliberate breach of the coder contract, for showing that
 /// the coder verifier notices it. Not progressive and not animated.
-struct FlawedRawCoder: ImageCoder {
+struct FlawedRawCoder: RawCoderForwarding {
     enum Flaw {
         /// Every error is a plain Swift error instead of an `ImageCodingError`.
         case throwsForeignErrors
@@ -25,10 +25,6 @@ struct FlawedRawCoder: ImageCoder {
     init(_ flaw: Flaw) {
         self.flaw = flaw
     }
-
-    var formats: [ImageFormat] { base.formats }
-
-    func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool { base.canDecode(bytes) }
 
     func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
         var info = try translatingErrors { try base.probe(bytes) }
@@ -70,80 +66,6 @@ struct FlawedRawCoder: ImageCoder {
             case .throwsInternalErrors: throw ImageCodingError(.internalError, error.message)
             case .probeSizeDisagrees, .upscalesThumbnails, .rejectsTrailingBytes: throw error
             }
-        }
-    }
-}
-
-/// ``TestRawCoder`` whose incremental decoder never has an image to show.
-struct ForgetfulIncrementalCoder: ProgressiveImageCoder {
-    private let base = TestRawCoder()
-
-    var formats: [ImageFormat] { base.formats }
-
-    func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool { base.canDecode(bytes) }
-
-    func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo { try base.probe(bytes) }
-
-    func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
-        try base.decode(bytes, request: request)
-    }
-
-    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
-        try base.encode(image, request: request)
-    }
-
-    func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {
-        Decoder()
-    }
-
-    final class Decoder: IncrementalImageDecoder {
-        func append(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws {}
-
-        func currentImage() throws -> DecodedImage? { nil }
-    }
-}
-
-/// ``TestRawCoder`` whose animations claim one frame more than the file holds.
-struct MiscountingAnimationCoder: AnimatedImageCoder {
-    private let base = TestRawCoder()
-
-    var formats: [ImageFormat] { base.formats }
-
-    func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool { base.canDecode(bytes) }
-
-    func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo { try base.probe(bytes) }
-
-    func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
-        try base.decode(bytes, request: request)
-    }
-
-    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> [UInt8] {
-        try base.encode(image, request: request)
-    }
-
-    func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
-        Source(base: try base.openAnimation(bytes))
-    }
-
-    func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> [UInt8] {
-        try base.encodeAnimation(frames, request: request)
-    }
-
-    final class Source: AnimatedImageSource {
-        let base: any AnimatedImageSource
-        let info: ImageInfo
-
-        init(base: any AnimatedImageSource) {
-            self.base = base
-            var info = base.info
-            info.frameCount += 1
-            self.info = info
-        }
-
-        func frameDuration(at index: Int) -> Int { base.frameDuration(at: index) }
-
-        func decodeFrame(at index: Int, request: DecodeRequest) throws -> DecodedImage {
-            try base.decodeFrame(at: index, request: request)
         }
     }
 }
