@@ -23,7 +23,7 @@ extension FixtureVerification {
                 "openAnimation says \(opened.width)x\(opened.height) with \(opened.frameCount) frames, "
                     + "probe says \(info.width)x\(info.height) with \(info.frameCount)")
         }
-        for index in 0..<min(opened.frameCount, Self.maximumFrames) {
+        for index in 0..<max(0, min(opened.frameCount, Self.maximumFrames)) {
             let frame: DecodedImage
             do {
                 frame = try source.decodeFrame(at: index, request: DecodeRequest())

@@ -14,7 +14,7 @@ extension FixtureVerification {
         let options = run.options
         guard count > options.exhaustiveTruncationLimit else { return Array(1..<max(1, count)) }
         let headOffsets = Array(1...32)
-        let spread = (0..<options.truncationSamples).map {
+        let spread = (0..<max(0, options.truncationSamples)).map {
             33 + (count - 34) * $0 / max(1, options.truncationSamples - 1)
         }
         return Array(Set(headOffsets + spread)).filter { $0 < count }.sorted()
@@ -113,7 +113,7 @@ extension FixtureVerification {
         if let animated = coder as? any AnimatedImageCoder, baseline.format.capabilities.contains(.decodeAnimation) {
             expectTyped("animation") {
                 let source = try animated.openAnimation(bytes)
-                for index in 0..<min(source.info.frameCount, 2) {
+                for index in 0..<max(0, min(source.info.frameCount, 2)) {
                     _ = try source.decodeFrame(at: index, request: DecodeRequest(maxPixelCount: pixelLimit))
                 }
             }

@@ -3,7 +3,8 @@ import WebImageCore
 /// How thoroughly ``CoderVerifier`` checks a coder.
 public struct VerifierOptions: Sendable {
     /// Piece sizes for feeding each fixture to the incremental decoder, in bytes; `Int.max`
-    /// feeds the whole file in one piece. Default 1, 7 and the whole file.
+    /// feeds the whole file in one piece, sizes below 1 are ignored. Default 1, 7 and the
+    /// whole file.
     public var chunkSizes: [Int] = [1, 7, .max]
     /// Files up to this many bytes are truncated after every byte; larger files at
     /// ``truncationSamples`` offsets spread over the file plus the first 32 bytes. Default 1024.
