@@ -8,14 +8,29 @@ import WebImageTestSupport
 @Suite struct CoderConformanceTests {
     /// Fixtures under `Tests/Fixtures` per plugin: small valid files covering each format's variants.
     static let fixtures: [(plugin: String, files: [String])] = [
-        ("png", ["png/rgba8.png", "png/palette8-adam7.png", "png/rgb16.png", "png/gray1.png", "apng/anim.apng"]),
+        (
+            "png",
+            [
+                "png/rgba8.png", "png/rgba8-adam7.png", "png/palette8-adam7.png", "png/rgb16.png", "png/graya16.png",
+                "png/gray1.png", "png/rgb8-trns.png", "apng/anim.apng", "apng/hidden-default.apng",
+            ]
+        ),
         (
             "jpeg",
             ["jpeg/baseline.jpg", "jpeg/progressive.jpg", "jpeg/gray.jpg", "jpeg/cmyk.jpg", "jpeg/orientation-6.jpg"]
         ),
-        ("gif", ["gif/static.gif", "gif/anim.gif", "gif/compressed.gif"]),
-        ("webp", ["webp/lossy.webp", "webp/lossless-alpha.webp", "webp/animated.webp"]),
-        ("heif", ["heif/rgb.heic", "heif/rotated.heic", "heif/deep10.heic", "heif/alpha.avif"]),
+        ("gif", ["gif/static.gif", "gif/anim.gif", "gif/loop-forever.gif", "gif/compressed.gif"]),
+        (
+            "webp",
+            ["webp/lossy.webp", "webp/lossy-alpha.webp", "webp/lossless-alpha.webp", "webp/animated.webp"]
+        ),
+        (
+            "heif",
+            [
+                "heif/rgb.heic", "heif/rotated.heic", "heif/deep10.heic", "heif/thumbnail.heic", "heif/alpha.avif",
+                "heif/deep12.avif",
+            ]
+        ),
     ]
 
     /// Generous: the machine running the tests may be busy.
