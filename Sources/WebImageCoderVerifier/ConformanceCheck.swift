@@ -8,6 +8,8 @@ public enum ConformanceCheck: String, Sendable, CaseIterable, Codable {
     case decode = "decode"
     /// `probe` and `decode` agree on format, size and orientation.
     case probeDecodeAgreement = "probe-decode-agreement"
+    /// A full decode with a pixel limit below the image's size fails with `.tooLarge`.
+    case pixelLimit = "pixel-limit"
     /// Feeding the file 1, 7 or all bytes at a time ends in the full decode's image.
     case incremental = "incremental"
     /// Opening the file as an animation agrees with `probe`; every frame decodes at the canvas size.

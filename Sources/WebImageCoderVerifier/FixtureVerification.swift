@@ -22,6 +22,7 @@ struct FixtureVerification {
             if !recognised { fail(.sniffing, "canDecode is false for the whole file") }
         }
         guard let baseline = makeBaseline() else { return }
+        run.run(.pixelLimit, fixture: name) { checkPixelLimit(baseline) }
         if let progressive = coder as? any ProgressiveImageCoder,
             baseline.format.capabilities.contains(.incrementalDecode)
         {

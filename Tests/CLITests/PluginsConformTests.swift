@@ -10,8 +10,9 @@ struct PluginsConformTests {
             ["plugins", "conform", "png", Fixture.path("png/rgba8.png")], plugins: plugins)
         #expect(result.status == 0)
         #expect(result.standardError == "")
-        // Sniffing, probe, decode, agreement, 3 incremental, animation, thumbnail, round trip, truncation, noise.
-        #expect(result.outputLines == ["png: 12 checks on 1 file, 0 failures, 0 skipped"])
+        // Sniffing, probe, decode, agreement, pixel limit, 3 incremental, animation, thumbnail, round trip,
+        // truncation, noise.
+        #expect(result.outputLines == ["png: 13 checks on 1 file, 0 failures, 0 skipped"])
     }
 
     @Test("JSON: the report with no failures")
@@ -24,7 +25,7 @@ struct PluginsConformTests {
         #expect(json["formats"] as? [String] == ["jpeg"])
         #expect((json["failures"] as? [Any])?.isEmpty == true)
         #expect((json["skipped"] as? [Any])?.isEmpty == true)
-        #expect(json["checksRun"] as? Int == 11)
+        #expect(json["checksRun"] as? Int == 12)
     }
 
     @Test("a file the plugin cannot read fails sniffing, probe and decode: exit status 1")

@@ -38,29 +38,37 @@ import WebImageCore
         #expect(report.failures == [])
         #expect(report.skipped == [])
         #expect(report.formats == ["wiraw"])
-        // Per fixture: sniffing, probe, decode, agreement, 3 incremental, animation, thumbnail, round trip,
-        // truncation, noise.
-        #expect(report.checksRun == 48)
+        // Per fixture: sniffing, probe, decode, agreement, pixel limit, 3 incremental, animation, thumbnail,
+        // round trip, truncation, noise.
+        #expect(report.checksRun == 52)
     }
 
     @Test func errorsOfAnotherTypeAreReported() {
         let report = CoderVerifier.verify(
             coder: FlawedRawCoder(.throwsForeignErrors), fixtures: [Self.still], options: Self.withoutNoise())
-        #expect(Set(report.failures.map(\.check)) == [.truncation])
         #expect(
-            report.failures.first?.message
-                == "prefix of 1 bytes: probe threw ForeignError (ForeignError()), not an ImageCodingError")
+            report.failures.filter { $0.check == .pixelLimit }.map(\.message) == [
+                "decode with a limit of 95 pixels threw ForeignError (ForeignError()), not an ImageCodingError"
+            ])
+        let truncation = report.failures.filter { $0.check == .truncation }.map(\.message)
+        #expect(
+            truncation.first == "prefix of 1 bytes: probe threw ForeignError (ForeignError()), not an ImageCodingError")
         // Probe fails for the 12 prefixes shorter than the header, both decodes for all 396: 5 kept, 799 counted.
-        #expect(report.failures.count == 6)
-        #expect(report.failures.last?.message == "799 more failures of this check")
+        #expect(truncation.count == 6)
+        #expect(truncation.last == "799 more failures of this check")
+        #expect(report.failures.count == 7)
     }
 
     @Test func internalErrorsAreReported() {
         let report = CoderVerifier.verify(
             coder: FlawedRawCoder(.throwsInternalErrors), fixtures: [Self.still], options: Self.withoutNoise())
-        #expect(Set(report.failures.map(\.check)) == [.truncation])
+        #expect(Set(report.failures.map(\.check)) == [.pixelLimit, .truncation])
         #expect(
             report.failures.first?.description
+                == "12x8-1-1.wiraw: pixel-limit: decode with a limit of 95 pixels threw .internalError "
+                + "(image too large: 12×8 pixels exceed the limit of 95 pixels); expected one of .tooLarge")
+        #expect(
+            report.failures.first { $0.check == .truncation }?.description
                 == "12x8-1-1.wiraw: truncation: prefix of 1 bytes: probe threw .internalError "
                 + "(WIRAW header needs 11 bytes, got 1); expected one of \(Self.expectedKinds)")
     }
@@ -81,7 +89,11 @@ import WebImageCore
                 "box 16x16: coder asked for 16x16 returned 12x8, smaller than the target 13x8",
                 "box 16x16: CodersManager returned 12x8, expected 13x8",
             ])
-        #expect(report.failures.count == 14)
+        #expect(
+            report.failures.filter { $0.check == .pixelLimit }.map(\.message) == [
+                "decode with a limit of 103 pixels returned 12x8 instead of failing"
+            ])
+        #expect(report.failures.count == 15)
     }
 
     @Test func upscaledThumbnailsAreReported() {
