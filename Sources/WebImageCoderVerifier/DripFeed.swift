@@ -8,19 +8,21 @@ public enum DripFeed {
         stride(from: 0, to: count, by: chunkSize).map { $0..<min($0 + chunkSize, count) }
     }
 
-    /// Appends `bytes[0..<end]` to `decoder` in pieces of `chunkSize` bytes.
+    /// Appends `bytes[start..<end]` to `decoder` in pieces of `chunkSize` bytes.
     ///
     /// - Parameters:
-    ///   - end: how many bytes of `bytes` to feed; default all of them.
+    ///   - start: the offset of the first byte to feed; default 0.
+    ///   - end: the offset after the last byte to feed; default the end of `bytes`.
     ///   - isFinal: whether the last piece is marked final (no more bytes will come); default true.
     /// - Throws: whatever the decoder's `append` throws.
     public static func feed(
-        _ bytes: [UInt8], to decoder: any IncrementalImageDecoder, chunkSize: Int, upTo end: Int? = nil,
-        isFinal: Bool = true
+        _ bytes: [UInt8], to decoder: any IncrementalImageDecoder, chunkSize: Int, from start: Int = 0,
+        upTo end: Int? = nil, isFinal: Bool = true
     ) throws {
         let end = end ?? bytes.count
-        for range in chunks(count: end, chunkSize: chunkSize) {
-            try bytes[range].withUnsafeBytes { try decoder.append($0, isFinal: isFinal && range.upperBound == end) }
+        for range in chunks(count: end - start, chunkSize: chunkSize) {
+            let piece = (range.lowerBound + start)..<(range.upperBound + start)
+            try bytes[piece].withUnsafeBytes { try decoder.append($0, isFinal: isFinal && piece.upperBound == end) }
         }
     }
 }

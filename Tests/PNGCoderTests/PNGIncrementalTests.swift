@@ -1,5 +1,6 @@
 import PNGCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
 import WebImageTestSupport
 
@@ -12,12 +13,7 @@ import WebImageTestSupport
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
         try bytes[0..<20].withUnsafeBytes { try decoder.append($0, isFinal: false) }
         #expect(try decoder.currentImage() == nil)
-        var offset = 20
-        while offset < bytes.count {
-            let end = min(offset + 17, bytes.count)
-            try bytes[offset..<end].withUnsafeBytes { try decoder.append($0, isFinal: end == bytes.count) }
-            offset = end
-        }
+        try DripFeed.feed(bytes, to: decoder, chunkSize: 17, from: 20)
         let image = try #require(try decoder.currentImage())
         #expect(!image.isPartial)
         let full = try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }

@@ -162,4 +162,22 @@ import WebImageCore
         #expect(DripFeed.chunks(count: 10, chunkSize: .max) == [0..<10])
         #expect(DripFeed.chunks(count: 0, chunkSize: 7) == [])
     }
+
+    @Test func dripFeedingAppendsTheRangeInPiecesAndMarksTheLastFinal() throws {
+        let decoder = RecordingDecoder()
+        try DripFeed.feed(Array(0..<10), to: decoder, chunkSize: 3, from: 2, upTo: 9)
+        #expect(decoder.appends.map(\.bytes) == [[2, 3, 4], [5, 6, 7], [8]])
+        #expect(decoder.appends.map(\.isFinal) == [false, false, true])
+    }
+
+    /// Records what it is given.
+    private final class RecordingDecoder: IncrementalImageDecoder {
+        var appends: [(bytes: [UInt8], isFinal: Bool)] = []
+
+        func append(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) throws {
+            appends.append((Array(bytes), isFinal))
+        }
+
+        func currentImage() throws -> DecodedImage? { nil }
+    }
 }
