@@ -37,7 +37,10 @@ struct CoderPlugin {
     /// Unit tests of the logic target (they never link the entry target: its C symbol
     /// would clash with the other plugins' entry symbols).
     var testTarget: Target {
-        .testTarget(name: "\(logic)Tests", dependencies: ["WebImageCore", .target(name: logic)] + testDependencies)
+        .testTarget(
+            name: "\(logic)Tests",
+            dependencies: ["WebImageCore", .target(name: logic), "WebImageTestSupport", "WebImageCoderVerifier"]
+                + testDependencies)
     }
 }
 
@@ -56,6 +59,8 @@ let coreTargets: [Target] = [
         name: "WebImageCore",
         dependencies: ["CWebImagePlugin", .product(name: "Logging", package: "swift-log")]),
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
+    .target(name: "WebImageCoderVerifier", dependencies: ["WebImageCore"]),
+    .target(name: "WebImageTestSupport", path: "Tests/WebImageTestSupport"),
     .target(
         name: "CReferenceDecoders",
         linkerSettings: ["png16", "jpeg", "gif", "webp", "webpdemux", "heif"].map { .linkedLibrary($0) }),
@@ -68,7 +73,7 @@ let coreTargets: [Target] = [
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [
-            "WebImageCore", "CWebImagePlugin", "WebImageCLISupport",
+            "WebImageCore", "WebImageCoderVerifier", "CWebImagePlugin", "WebImageCLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(
@@ -77,9 +82,15 @@ let coreTargets: [Target] = [
             "WebImageCore", "CReferenceDecoders", "WebImageCLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-    .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit", "CWebImagePlugin"]),
-    .testTarget(name: "PluginIntegrationTests", dependencies: ["WebImageCore"], exclude: ["Fixtures"]),
-    .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport"]),
+    .testTarget(
+        name: "WebImageCoreTests",
+        dependencies: [
+            "WebImageCore", "WebImagePluginKit", "CWebImagePlugin", "WebImageTestSupport", "WebImageCoderVerifier",
+        ]),
+    .testTarget(
+        name: "PluginIntegrationTests", dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier"],
+        exclude: ["Fixtures"]),
+    .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport", "WebImageTestSupport"]),
 ]
 
 let package = Package(
@@ -87,6 +98,7 @@ let package = Package(
     products: [
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
+        .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
     ] + plugins.map(\.library),

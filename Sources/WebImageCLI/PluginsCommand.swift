@@ -6,5 +6,7 @@ struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: "List, verify and inspect plugins.",
-        subcommands: [PluginsListCommand.self, PluginsVerifyCommand.self, PluginsInspectCommand.self])
+        subcommands: [
+            PluginsListCommand.self, PluginsVerifyCommand.self, PluginsInspectCommand.self, PluginsConformCommand.self,
+        ])
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("webimage bench decode")
 struct BenchDecodeTests {
@@ -31,10 +32,9 @@ struct BenchDecodeTests {
 
     @Test("--iterations 3 --json: exactly the plugin keys, numeric, min <= median")
     func pluginOnly() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["bench", "decode", BuildProducts.fixture("png/rgba8.png"), "--iterations", "3", "--json"], plugins: plugins
+            ["bench", "decode", Fixture.path("png/rgba8.png"), "--iterations", "3", "--json"], plugins: plugins
         )
         #expect(result.status == 0)
         #expect(result.standardError == "")
@@ -54,10 +54,9 @@ struct BenchDecodeTests {
         "--reference on PNG and JPEG: reference times and ratios in the same run",
         arguments: [("png/rgb8.png", "png", 13, 7), ("jpeg/baseline.jpg", "jpeg", 61, 43)])
     func reference(_ fixture: String, _ format: String, _ width: Int, _ height: Int) async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["bench", "decode", BuildProducts.fixture(fixture), "--iterations", "3", "--reference", "--json"],
+            ["bench", "decode", Fixture.path(fixture), "--iterations", "3", "--reference", "--json"],
             plugins: plugins)
         #expect(result.status == 0)
         let json = try result.json()
@@ -80,11 +79,10 @@ struct BenchDecodeTests {
 
     @Test("text: a JPEG thumbnail's reference decodes at the plugin's DCT scale")
     func jpegThumbnailReference() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
             [
-                "bench", "decode", BuildProducts.fixture("jpeg/baseline.jpg"), "--iterations", "3", "--thumbnail",
+                "bench", "decode", Fixture.path("jpeg/baseline.jpg"), "--iterations", "3", "--thumbnail",
                 "16x16",
                 "--reference",
             ], plugins: plugins)
@@ -98,11 +96,10 @@ struct BenchDecodeTests {
 
     @Test("--reference-api simplified: the PNG reference uses libpng's png_image API")
     func simplifiedPNGReference() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
             [
-                "bench", "decode", BuildProducts.fixture("png/palette8.png"), "--iterations", "3", "--reference",
+                "bench", "decode", Fixture.path("png/palette8.png"), "--iterations", "3", "--reference",
                 "--reference-api", "simplified",
             ], plugins: plugins)
         #expect(result.status == 0)
@@ -113,11 +110,10 @@ struct BenchDecodeTests {
 
     @Test("--all-frames on an animated GIF: every frame through the plugin against giflib's slurp")
     func allFramesOfAGIF() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
             [
-                "bench", "decode", BuildProducts.fixture("gif/anim.gif"), "--iterations", "3", "--reference",
+                "bench", "decode", Fixture.path("gif/anim.gif"), "--iterations", "3", "--reference",
                 "--all-frames",
             ], plugins: plugins)
         #expect(result.status == 0)
@@ -132,10 +128,9 @@ struct BenchDecodeTests {
             ("heif/rgb.avif", "libheif heif_decode_image to RGBA, libheif's default AV1 decoder to 96x64 RGBA8"),
         ])
     func heifReference(_ fixture: String, _ description: String) async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["bench", "decode", BuildProducts.fixture(fixture), "--iterations", "3", "--reference"], plugins: plugins)
+            ["bench", "decode", Fixture.path(fixture), "--iterations", "3", "--reference"], plugins: plugins)
         #expect(result.status == 0)
         #expect(result.outputLines.contains("reference does:   \(description)"))
         #expect(result.outputLines.contains { $0.hasPrefix("plugin/reference: median ") })
@@ -143,10 +138,9 @@ struct BenchDecodeTests {
 
     @Test("a format the reference library cannot decode: said so, plugin times still reported")
     func referenceUnavailable() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["bench", "decode", BuildProducts.fixture("jpeg/cmyk.jpg"), "--iterations", "2", "--reference", "--json"],
+            ["bench", "decode", Fixture.path("jpeg/cmyk.jpg"), "--iterations", "2", "--reference", "--json"],
             plugins: plugins)
         #expect(result.status == 0)
         #expect(result.errorLines.count == 1)
@@ -156,12 +150,11 @@ struct BenchDecodeTests {
 
     @Test("--reference with no webimage-bench next to webimage is one error line")
     func referenceWithoutBenchExecutable() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let lonely = try LonelyExecutable()
         defer { lonely.remove() }
         let result = try await WebImageProcess.run(
-            ["bench", "decode", BuildProducts.fixture("png/rgb8.png"), "--iterations", "1", "--reference"]
+            ["bench", "decode", Fixture.path("png/rgb8.png"), "--iterations", "1", "--reference"]
                 + ["--plugin-path", plugins.path], executable: lonely.executable)
         let benchPath = lonely.folder.resolvingSymlinksInPath().appendingPathComponent("webimage-bench").path
         #expect(result.status == 1)
@@ -176,12 +169,11 @@ struct BenchDecodeTests {
 
     @Test("without --reference the bench runs in webimage itself, even with no webimage-bench beside it")
     func pluginOnlyWithoutBenchExecutable() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let lonely = try LonelyExecutable()
         defer { lonely.remove() }
         let result = try await WebImageProcess.run(
-            ["bench", "decode", BuildProducts.fixture("png/rgb8.png"), "--iterations", "2", "--json"]
+            ["bench", "decode", Fixture.path("png/rgb8.png"), "--iterations", "2", "--json"]
                 + ["--plugin-path", plugins.path], executable: lonely.executable)
         #expect(result.status == 0)
         #expect(result.standardError == "")
@@ -190,10 +182,9 @@ struct BenchDecodeTests {
 
     @Test("--iterations 0 is one error line")
     func zeroIterations() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["bench", "decode", BuildProducts.fixture("png/rgb8.png"), "--iterations", "0"], plugins: plugins)
+            ["bench", "decode", Fixture.path("png/rgb8.png"), "--iterations", "0"], plugins: plugins)
         #expect(result.status == 1)
         #expect(result.errorLines == ["error: --iterations must be at least 1, not 0"])
     }

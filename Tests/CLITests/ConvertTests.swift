@@ -1,20 +1,21 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("webimage convert")
 struct ConvertTests {
     /// Runs `convert` with the test plugins and returns the result and the output's `info --json`.
     private func convert(
-        _ fixture: String, to outputName: String, _ options: [String] = [], in folder: TemporaryFolder
+        _ fixture: String, to outputName: String, _ options: [String] = [], in folder: PluginsFolder
     ) async throws -> (result: CommandResult, output: String) {
         let output = folder.file(outputName)
         let result = try await WebImageProcess.run(
-            ["convert", BuildProducts.fixture(fixture), output] + options, plugins: folder)
+            ["convert", Fixture.path(fixture), output] + options, plugins: folder)
         return (result, output)
     }
 
     /// `info --json` of a file.
-    private func info(_ path: String, in folder: TemporaryFolder) async throws -> [String: Any] {
+    private func info(_ path: String, in folder: PluginsFolder) async throws -> [String: Any] {
         let result = try await WebImageProcess.run(["info", path, "--json"], plugins: folder)
         #expect(result.status == 0, "info failed: \(result.standardError)")
         return try result.json()
@@ -22,13 +23,12 @@ struct ConvertTests {
 
     @Test("png -> jpg thumbnail 8x8 keeps the aspect ratio: 13x7 becomes 8x4")
     func pngToJPEGThumbnail() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert("png/rgba8.png", to: "out.jpg", ["--thumbnail", "8x8"], in: folder)
         #expect(result.status == 0)
         #expect(result.standardError == "")
         #expect(
-            result.outputLines == ["\(BuildProducts.fixture("png/rgba8.png")) (png 13x7) -> \(output) (jpeg 8x4)"])
+            result.outputLines == ["\(Fixture.path("png/rgba8.png")) (png 13x7) -> \(output) (jpeg 8x4)"])
         let json = try await info(output, in: folder)
         #expect(json["format"] as? String == "jpeg")
         #expect(json["width"] as? Int == 8)
@@ -37,8 +37,7 @@ struct ConvertTests {
 
     @Test("jpg -> png thumbnail 8x8: 61x43 becomes 8x6")
     func jpegToPNGThumbnail() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(
             "jpeg/baseline.jpg", to: "out.png", ["--thumbnail", "8x8"], in: folder)
         #expect(result.status == 0)
@@ -51,8 +50,7 @@ struct ConvertTests {
 
     @Test("--no-aspect makes the output exactly the box")
     func exactBox() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(
             "jpeg/baseline.jpg", to: "out.png", ["--thumbnail", "8x8", "--no-aspect"], in: folder)
         #expect(result.status == 0)
@@ -63,8 +61,7 @@ struct ConvertTests {
 
     @Test("EXIF orientation 6 is applied: 61x43 becomes 43x61, stored upright")
     func orientationApplied() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert("jpeg/orientation-6.jpg", to: "out.png", in: folder)
         #expect(result.status == 0)
         #expect(result.outputLines.first?.hasSuffix("(jpeg 61x43) -> \(output) (png 43x61)") == true)
@@ -76,8 +73,7 @@ struct ConvertTests {
 
     @Test("--no-auto-orient keeps the stored 61x43 pixels")
     func orientationKept() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(
             "jpeg/orientation-6.jpg", to: "out.png", ["--no-auto-orient"], in: folder)
         #expect(result.status == 0)
@@ -88,8 +84,7 @@ struct ConvertTests {
 
     @Test("a 16-bit PNG stays 16-bit")
     func sixteenBitKept() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert("png/rgba16.png", to: "out.png", in: folder)
         #expect(result.status == 0)
         let json = try await info(output, in: folder)
@@ -114,8 +109,7 @@ struct ConvertTests {
             ("png/rgba8.png", "out.png", ["--max-pixels", "90"], "error: image too large: "),
         ] as [(String, String, [String], String)])
     func badInput(_ fixture: String, _ outputName: String, _ options: [String], _ errorPrefix: String) async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(fixture, to: outputName, options, in: folder)
         #expect(result.status == 1)
         #expect(result.standardOutput == "")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("webimage info")
 struct InfoTests {
@@ -14,10 +15,9 @@ struct InfoTests {
 
     @Test("PNG fixtures: 13x7, depth, alpha and pixel format", arguments: pngFixtures)
     func pngFixture(_ fixture: (name: String, bits: Int, alpha: Bool)) async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["info", BuildProducts.fixture("png/\(fixture.name).png"), "--json"], plugins: plugins)
+            ["info", Fixture.path("png/\(fixture.name).png"), "--json"], plugins: plugins)
         #expect(result.status == 0)
         let json = try result.json()
         #expect(json["format"] as? String == "png")
@@ -36,10 +36,9 @@ struct InfoTests {
 
     @Test("JSON has exactly the documented keys")
     func jsonKeys() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["info", BuildProducts.fixture("png/palette8-adam7.png"), "--json"], plugins: plugins)
+            ["info", Fixture.path("png/palette8-adam7.png"), "--json"], plugins: plugins)
         let json = try result.json()
         #expect(
             Set(json.keys) == [
@@ -51,9 +50,8 @@ struct InfoTests {
 
     @Test("text output for a PNG")
     func pngText() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
-        let result = try await WebImageProcess.run(["info", BuildProducts.fixture("png/rgba16.png")], plugins: plugins)
+        let plugins = try PluginsFolder.make()
+        let result = try await WebImageProcess.run(["info", Fixture.path("png/rgba16.png")], plugins: plugins)
         #expect(result.status == 0)
         #expect(
             result.outputLines == [
@@ -71,9 +69,8 @@ struct InfoTests {
 
     @Test("a JPEG with EXIF orientation 6: number and name, stored and shown size")
     func jpegOrientation() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
-        let file = BuildProducts.fixture("jpeg/orientation-6.jpg")
+        let plugins = try PluginsFolder.make()
+        let file = Fixture.path("jpeg/orientation-6.jpg")
         let text = try await WebImageProcess.run(["info", file], plugins: plugins)
         #expect(text.status == 0)
         #expect(text.outputLines.contains("orientation:        6 (right)"))
@@ -89,10 +86,9 @@ struct InfoTests {
 
     @Test("a JPEG cut inside its scan data still has a readable header")
     func truncatedScanStillDescribed() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["info", BuildProducts.fixture("jpeg/bad-truncated-progressive.jpg"), "--json"], plugins: plugins)
+            ["info", Fixture.path("jpeg/bad-truncated-progressive.jpg"), "--json"], plugins: plugins)
         #expect(result.status == 0)
         let json = try result.json()
         #expect(json["width"] as? Int == 61)
@@ -101,10 +97,9 @@ struct InfoTests {
 
     @Test("a JPEG cut inside its header is one error line")
     func truncatedHeader() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["info", BuildProducts.fixture("jpeg/bad-truncated-header.jpg")], plugins: plugins)
+            ["info", Fixture.path("jpeg/bad-truncated-header.jpg")], plugins: plugins)
         #expect(result.status == 1)
         #expect(result.standardOutput == "")
         #expect(result.errorLines == ["error: truncated JPEG: the file ends inside the JPEG header"])
@@ -112,8 +107,7 @@ struct InfoTests {
 
     @Test("a missing file is one error line")
     func missingFile() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let missing = plugins.file("missing.png")
         let result = try await WebImageProcess.run(["info", missing], plugins: plugins)
         #expect(result.status == 1)
@@ -122,9 +116,8 @@ struct InfoTests {
 
     @Test("bytes no coder recognises are one error line")
     func unknownFormat() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
-        try plugins.write("hello", to: "hello.txt")
+        let plugins = try PluginsFolder.make()
+        try plugins.write("hello.txt", "hello")
         let result = try await WebImageProcess.run(["info", plugins.file("hello.txt")], plugins: plugins)
         #expect(result.status == 1)
         #expect(result.errorLines == ["error: no coder recognises this data (5 bytes starting 68 65 6c 6c 6f)"])

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 import WebImageCLISupport
+import WebImageTestSupport
 
 @Suite("InputFile")
 struct InputFileTests {
     @Test("a regular file: exactly its bytes")
     func regularFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory()
         let bytes = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let path = folder.file("bytes.bin")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -16,17 +16,15 @@ struct InputFileTests {
 
     @Test("an empty file: no bytes")
     func emptyFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write("", to: "empty")
+        let folder = try TemporaryDirectory()
+        try folder.write("empty", "")
         #expect(try InputFile.read(folder.file("empty")) == [])
     }
 
     @Test("a missing file, a folder, a device, a FIFO and a path through a file: one typed error each")
     func failures() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write("x", to: "file")
+        let folder = try TemporaryDirectory()
+        try folder.write("file", "x")
         let fifo = folder.file("fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
         let missing = folder.file("missing.png")

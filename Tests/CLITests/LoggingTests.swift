@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("logging")
 struct LoggingTests {
     @Test("faults are logged to standard error only with --verbose")
     func verboseLogsFaults() async throws {
-        let junk = try PluginFolder.makeWithGarbageLibrary()
-        defer { junk.remove() }
+        let junk = try PluginsFolder.makeWithGarbageLibrary()
         let quiet = try await WebImageProcess.run(["plugins", "verify"], plugins: junk)
         #expect(quiet.status == 1)
         #expect(quiet.standardError == "")

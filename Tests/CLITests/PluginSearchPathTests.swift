@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("plugin search path")
 struct PluginSearchPathTests {
     @Test("WEBIMAGE_PLUGIN_PATH is searched when no --plugin-path is given")
     func environmentVariable() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let environment = ["WEBIMAGE_PLUGIN_PATH": plugins.path]
         let list = try await WebImageProcess.run(["plugins", "list", "--json"], environment: environment)
         #expect(list.status == 0)
@@ -16,17 +16,15 @@ struct PluginSearchPathTests {
             (json["plugins"] as? [[String: Any]])?.map { $0["name"] as? String }
                 == (try BuildProducts.bundledPlugins.map(\.name)))
         let info = try await WebImageProcess.run(
-            ["info", BuildProducts.fixture("png/rgb8.png"), "--json"], environment: environment)
+            ["info", Fixture.path("png/rgb8.png"), "--json"], environment: environment)
         #expect(info.status == 0)
         #expect(try info.json()["format"] as? String == "png")
     }
 
     @Test("--plugin-path folders come before WEBIMAGE_PLUGIN_PATH folders")
     func optionBeforeEnvironment() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
-        let junk = try PluginFolder.makeWithGarbageLibrary()
-        defer { junk.remove() }
+        let plugins = try PluginsFolder.make()
+        let junk = try PluginsFolder.makeWithGarbageLibrary()
         let result = try await WebImageProcess.run(
             ["plugins", "list", "--json", "--plugin-path", junk.path],
             environment: ["WEBIMAGE_PLUGIN_PATH": plugins.path])
@@ -39,7 +37,7 @@ struct PluginSearchPathTests {
 
     @Test("without any plugins folder nothing decodes")
     func noPlugins() async throws {
-        let result = try await WebImageProcess.run(["info", BuildProducts.fixture("png/rgb8.png")])
+        let result = try await WebImageProcess.run(["info", Fixture.path("png/rgb8.png")])
         #expect(result.status == 1)
         #expect(result.errorLines.first?.hasPrefix("error: no coder recognises this data") == true)
     }

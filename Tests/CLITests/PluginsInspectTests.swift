@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("webimage plugins inspect")
 struct PluginsInspectTests {
     @Test("text shows the manifest, then the loaded descriptor")
     func textShowsDescriptor() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(["plugins", "inspect", "jpeg"], plugins: plugins)
         #expect(result.status == 0)
         #expect(result.standardError == "")
@@ -27,8 +27,7 @@ struct PluginsInspectTests {
 
     @Test("JSON has the manifest and the descriptor fields")
     func jsonShowsDescriptor() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(["plugins", "inspect", "png", "--json"], plugins: plugins)
         #expect(result.status == 0)
         let json = try result.json()
@@ -53,8 +52,7 @@ struct PluginsInspectTests {
 
     @Test("an unknown name is one error line naming the searched folders, exit status 1")
     func unknownName() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(["plugins", "inspect", "nope"], plugins: plugins)
         #expect(result.status == 1)
         #expect(result.standardOutput == "")
@@ -66,8 +64,7 @@ struct PluginsInspectTests {
 
     @Test("a plugin that fails to load: manifest shown, the fault as the error line, exit status 1")
     func loadFault() async throws {
-        let junk = try PluginFolder.makeWithGarbageLibrary()
-        defer { junk.remove() }
+        let junk = try PluginsFolder.makeWithGarbageLibrary()
         let result = try await WebImageProcess.run(["plugins", "inspect", "junk"], plugins: junk)
         #expect(result.status == 1)
         #expect(result.outputLines.first == "junk 0.1.0  [coder; priority 0; ABI 1]")

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("webimage plugins list")
 struct PluginsListTests {
     @Test("text output shows both plugins with their manifest fields")
     func textListsBothPlugins() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(["plugins", "list"], plugins: plugins)
         #expect(result.status == 0)
         #expect(result.standardError == "")
@@ -36,8 +36,7 @@ struct PluginsListTests {
 
     @Test("JSON output has every manifest field, paths and no faults")
     func jsonListsBothPlugins() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(["plugins", "list", "--json"], plugins: plugins)
         #expect(result.status == 0)
         let json = try result.json()
@@ -69,13 +68,13 @@ struct PluginsListTests {
 
     @Test("each kind's section is shown, in text and JSON, without loading anything")
     func sectionsOfEveryKind() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try PluginsFolder()
         try folder.write(
+            "fleet.json",
             """
             {"name": "fleet", "version": "0.2.0", "abi_version": 1, "library": "libfleet.so",
              "loader": {"schemes": ["http", "https"]}, "disk_cache": {}, "transformer": {"names": ["sepia"]}}
-            """, to: "fleet.json")
+            """)
         let text = try await WebImageProcess.run(["plugins", "list"], plugins: folder)
         #expect(text.status == 0)
         for expected in [
@@ -98,8 +97,7 @@ struct PluginsListTests {
 
     @Test("the coder section of a bundled plugin in JSON")
     func coderSectionInJSON() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let json = try await WebImageProcess.run(["plugins", "list", "--json"], plugins: plugins).json()
         let png = try #require((json["plugins"] as? [[String: Any]])?.first { $0["name"] as? String == "png" })
         let coder = try #require(png["coder"] as? [String: Any])
@@ -109,8 +107,7 @@ struct PluginsListTests {
 
     @Test("a manifest naming a garbage library is listed without a fault: list never loads")
     func listDoesNotLoadLibraries() async throws {
-        let junk = try PluginFolder.makeWithGarbageLibrary()
-        defer { junk.remove() }
+        let junk = try PluginsFolder.makeWithGarbageLibrary()
         let result = try await WebImageProcess.run(["plugins", "list", "--json"], plugins: junk)
         #expect(result.status == 0)
         let json = try result.json()
@@ -122,9 +119,8 @@ struct PluginsListTests {
 
     @Test("manifest faults are listed with reason, file and detail")
     func manifestFaultsAreListed() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
-        try plugins.write("{ not json", to: "broken.json")
+        let plugins = try PluginsFolder.make()
+        try plugins.write("broken.json", "{ not json")
         let text = try await WebImageProcess.run(["plugins", "list"], plugins: plugins)
         #expect(text.status == 0)
         #expect(text.outputLines.contains("Faults (1):"))

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("webimage plugins verify")
 struct PluginsVerifyTests {
     @Test("the built plugins load: each is ok and the exit status is 0")
     func builtPluginsAreOK() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(["plugins", "verify"], plugins: plugins)
         #expect(result.status == 0)
         #expect(result.standardError == "")
@@ -20,8 +20,7 @@ struct PluginsVerifyTests {
 
     @Test("JSON: ok is true and every plugin has status ok")
     func jsonReportsOK() async throws {
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(["plugins", "verify", "--json"], plugins: plugins)
         #expect(result.status == 0)
         let json = try result.json()
@@ -35,10 +34,8 @@ struct PluginsVerifyTests {
 
     @Test("a garbage library is 'not a shared object' and the exit status is 1")
     func garbageLibraryFails() async throws {
-        let junk = try PluginFolder.makeWithGarbageLibrary()
-        defer { junk.remove() }
-        let plugins = try PluginFolder.make()
-        defer { plugins.remove() }
+        let junk = try PluginsFolder.makeWithGarbageLibrary()
+        let plugins = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
             ["plugins", "verify", "--plugin-path", junk.path, "--plugin-path", plugins.path])
         #expect(result.status == 1)
@@ -51,8 +48,7 @@ struct PluginsVerifyTests {
 
     @Test("JSON for a garbage library names the reason and the file")
     func garbageLibraryJSON() async throws {
-        let junk = try PluginFolder.makeWithGarbageLibrary()
-        defer { junk.remove() }
+        let junk = try PluginsFolder.makeWithGarbageLibrary()
         let result = try await WebImageProcess.run(["plugins", "verify", "--json"], plugins: junk)
         #expect(result.status == 1)
         let json = try result.json()

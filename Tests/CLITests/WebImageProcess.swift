@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// What one run of `webimage` produced.
 struct CommandResult {
@@ -38,8 +39,7 @@ enum WebImageProcess {
     static func run(
         _ arguments: [String], environment: [String: String] = [:], executable: URL? = nil
     ) async throws -> CommandResult {
-        let outputFolder = try TemporaryFolder()
-        defer { outputFolder.remove() }
+        let outputFolder = try TemporaryDirectory()
         let outputURL = outputFolder.url.appendingPathComponent("stdout")
         let errorURL = outputFolder.url.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: outputURL.path, contents: nil),
@@ -74,7 +74,7 @@ enum WebImageProcess {
     }
 
     /// Runs `webimage arguments... --plugin-path <folder>`.
-    static func run(_ arguments: [String], plugins folder: TemporaryFolder) async throws -> CommandResult {
+    static func run(_ arguments: [String], plugins folder: PluginsFolder) async throws -> CommandResult {
         try await run(arguments + ["--plugin-path", folder.path])
     }
 }

@@ -1,6 +1,7 @@
 import GIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct GIFAnimationTests {
     let coder = GIFImageCoder()

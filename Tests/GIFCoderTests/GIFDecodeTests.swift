@@ -1,6 +1,7 @@
 import GIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The composited frames ImageMagick (`convert -coalesce`) made of a fixture: the reference.
 ///

@@ -1,6 +1,7 @@
 import GIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The shim's own LZW decoder: real compression, bad codes, frames bigger than the canvas.
 @Suite struct GIFLZWTests {

@@ -1,6 +1,8 @@
 import GIFCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct GIFMalformedInputTests {
     let coder = GIFImageCoder()
@@ -47,13 +49,9 @@ import WebImageCore
 
     @Test(arguments: [1, 2, 3, 4] as [UInt32])
     func randomBytesAfterTheSignatureAreATypedError(seed: UInt32) throws {
-        var state = seed
         let bytes =
             Array("GIF89a".utf8) + [8, 0, 6, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
-            + (0..<4096).map { _ in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return UInt8(truncatingIfNeeded: state >> 24)
-            }
+            + SeededNoise.bytes(count: 4096, seed: seed)
         let result = Result { try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) } }
         if case .failure(let error) = result {
             #expect((error as? ImageCodingError)?.kind != .internalError)

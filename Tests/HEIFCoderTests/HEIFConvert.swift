@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageTestSupport
 
 /// libheif's own `heif-convert` (package libheif-examples), the reference for pixel parity,
 /// with its PNG read back by `Tests/Fixtures/heif/png-to-rgba.py` (python3, standard library).
@@ -13,26 +14,22 @@ enum HEIFConvert {
         var samples: [Int]
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// `heif-convert file out.png`, then the PNG's RGBA samples.
     static func decode(_ path: String) throws -> Output {
         let png = FileManager.default.temporaryDirectory.appendingPathComponent("heif-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: png) }
-        _ = try run("/usr/bin/heif-convert", [path, png.path])
+        _ = try ChildProcess.output(of: "/usr/bin/heif-convert", [path, png.path])
         // With several top-level images heif-convert writes <name>-1.png, <name>-2.png...: the first is the primary.
         let first = png.deletingPathExtension().path + "-1.png"
         defer { try? FileManager.default.removeItem(atPath: first) }
         if !FileManager.default.fileExists(atPath: png.path) {
             try FileManager.default.moveItem(atPath: first, toPath: png.path)
         }
-        let script = Fixture.directory.appendingPathComponent("heif/png-to-rgba.py").path
-        let bytes = try run("/usr/bin/python3", [script, png.path])
-        guard let newline = bytes.firstIndex(of: 0x0A) else { throw Failure(description: "no header") }
+        let script = Fixture.path("heif/png-to-rgba.py")
+        let bytes = try ChildProcess.output(of: "/usr/bin/python3", [script, png.path])
+        guard let newline = bytes.firstIndex(of: 0x0A) else { throw HarnessError("no header") }
         let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ").compactMap { Int($0) }
-        guard header.count == 3 else { throw Failure(description: "bad header \(header)") }
+        guard header.count == 3 else { throw HarnessError("bad header \(header)") }
         let body = bytes[(newline + 1)...]
         let samples: [Int]
         if header[2] == 16 {
@@ -43,20 +40,6 @@ enum HEIFConvert {
             samples = body.map { Int($0) }
         }
         return Output(width: header[0], height: header[1], depth: header[2], samples: samples)
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "\(tool) \(arguments) failed") }
-        return [UInt8](data)
     }
 }
 

@@ -1,6 +1,7 @@
 import HEIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct HEIFDecodeTests {
     let coder = HEIFImageCoder()
@@ -69,14 +70,14 @@ import WebImageCore
         ("thumbnail.heic", ImageInfo(format: "heic", width: 256, height: 192)),
     ])
     func probeReadsTheBoxes(name: String, expected: ImageInfo) throws {
-        let info = try Fixture.bytes(name).withUnsafeBytes { try coder.probe($0) }
+        let info = try Fixture.bytes("heif/\(name)").withUnsafeBytes { try coder.probe($0) }
         #expect(info == expected)
     }
 
     @Test func theFirstOfSeveralTopLevelImagesIsThePrimary() throws {
-        let bytes = try Fixture.bytes("multi.heic")
+        let bytes = try Fixture.bytes("heif/multi.heic")
         #expect(try bytes.withUnsafeBytes { try HEIFImageCoder.topLevelImageCount($0) } == 2)
-        #expect(try Fixture.bytes("rgb.heic").withUnsafeBytes { try HEIFImageCoder.topLevelImageCount($0) } == 1)
+        #expect(try Fixture.bytes("heif/rgb.heic").withUnsafeBytes { try HEIFImageCoder.topLevelImageCount($0) } == 1)
         let image = try Fixture.decode("multi.heic")
         #expect(image.width == 96 && image.height == 64)
         #expect(image.pixels.channels(x: 0, y: 0)[0] < 16)

@@ -1,6 +1,7 @@
 import HEIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct HEIFEncodeTests {
     let coder = HEIFImageCoder()

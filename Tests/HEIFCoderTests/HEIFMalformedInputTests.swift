@@ -1,6 +1,8 @@
 import HEIFCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct HEIFMalformedInputTests {
     let coder = HEIFImageCoder()
@@ -19,13 +21,13 @@ import WebImageCore
 
     @Test(arguments: ["bad-truncated.heic", "bad-truncated-header.heic"])
     func aFileThatEndsEarlyIsTruncated(name: String) throws {
-        let error = try decodeError(try Fixture.bytes(name))
+        let error = try decodeError(try Fixture.bytes("heif/\(name)"))
         #expect(error.kind == .truncatedData)
         #expect(error.message.hasPrefix("truncated HEIF: "))
     }
 
     @Test func anIspeBiggerThanTheCodedImageIsCorrupt() throws {
-        let error = try decodeError(try Fixture.bytes("bad-ispe-bigger.heic"))
+        let error = try decodeError(try Fixture.bytes("heif/bad-ispe-bigger.heic"))
         #expect(
             error
                 == ImageCodingError(.corruptData, "corrupt HEIF: the coded image is 96×64 but the file declares 128×96")
@@ -33,13 +35,14 @@ import WebImageCore
     }
 
     @Test func hugeDimensionsFailBeforeDecoding() throws {
-        let error = try decodeError(try Fixture.bytes("bad-ispe-huge.heic"))
+        let error = try decodeError(try Fixture.bytes("heif/bad-ispe-huge.heic"))
         #expect(error == ImageCodingError.tooLarge(width: 60000, height: 60000, limit: 100_000_000))
     }
 
     @Test(arguments: ["bad-overlay-canvas.heic", "bad-overlay-primary.heic"])
     func anOverlayCanvasOverTheLimitFailsBeforeDecoding(name: String) throws {
-        let error = try decodeError(try Fixture.bytes(name), request: DecodeRequest(maxPixelCount: 16_000_000))
+        let error = try decodeError(
+            try Fixture.bytes("heif/\(name)"), request: DecodeRequest(maxPixelCount: 16_000_000))
         #expect(error.kind == .tooLarge)
         #expect(error.message.hasPrefix("image too large: a derived image's canvas of "))
     }
@@ -47,27 +50,23 @@ import WebImageCore
     @Test func libheifsSideLimitFollowsThePixelLimit() throws {
         // 60000 > 50000 per side: libheif itself refuses while reading the boxes.
         let error = try decodeError(
-            try Fixture.bytes("bad-ispe-huge.heic"), request: DecodeRequest(maxPixelCount: 50_000))
+            try Fixture.bytes("heif/bad-ispe-huge.heic"), request: DecodeRequest(maxPixelCount: 50_000))
         #expect(error.kind == .tooLarge)
         #expect(error.message.contains("Security limit exceeded"))
     }
 
     @Test func theLimitIsCheckedBeforeDecoding() throws {
-        let error = try decodeError(try Fixture.bytes("rgb.heic"), request: DecodeRequest(maxPixelCount: 96 * 64 - 1))
+        let error = try decodeError(
+            try Fixture.bytes("heif/rgb.heic"), request: DecodeRequest(maxPixelCount: 96 * 64 - 1))
         #expect(error == ImageCodingError.tooLarge(width: 96, height: 64, limit: 96 * 64 - 1))
         let image = try Fixture.decode("rgb.heic", request: DecodeRequest(maxPixelCount: 96 * 64))
         #expect(image.width == 96)
     }
 
-    /// 64 KiB of deterministic noise (a linear congruential generator) after an ftyp box.
+    /// An ftyp box followed by 64 KiB of seeded noise.
     static func noise(seed: UInt32) -> [UInt8] {
-        var state = seed
         let ftyp: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
-        return ftyp
-            + (0..<65536).map { _ in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return UInt8(truncatingIfNeeded: state >> 24)
-            }
+        return ftyp + SeededNoise.bytes(count: 65536, seed: seed)
     }
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt32])
@@ -77,7 +76,7 @@ import WebImageCore
     }
 
     @Test func everyPrefixOfAFileIsATypedError() throws {
-        let bytes = try Fixture.bytes("alpha.heic")
+        let bytes = try Fixture.bytes("heif/alpha.heic")
         for length in stride(from: 1, to: bytes.count, by: 7) {
             let error = try decodeError(Array(bytes[..<length]))
             #expect(error.kind == .truncatedData || error.kind == .corruptData, "prefix \(length): \(error)")

@@ -1,6 +1,7 @@
 import HEIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// libheif applies `irot` and `imir` while decoding (heif_decoding_options.ignore_transformations
 /// stays 0), so the pixels come out as shown and the orientation is `.up`.

@@ -1,6 +1,7 @@
 import HEIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// Pixels against libheif's own `heif-convert` (run now, from libheif-examples).
 @Suite struct HEIFReferenceParityTests {
@@ -12,7 +13,7 @@ import WebImageCore
         "rgb.avif", "alpha.avif",
     ])
     func eightBitOutputMatchesHeifConvert(name: String) throws {
-        let reference = try HEIFConvert.decode(Fixture.path(name))
+        let reference = try HEIFConvert.decode(Fixture.path("heif/\(name)"))
         let image = try Fixture.decode(name)
         #expect(image.width == reference.width && image.height == reference.height)
         #expect(reference.depth == 8)
@@ -22,7 +23,7 @@ import WebImageCore
 
     @Test(arguments: ["deep10.heic", "deep12.avif"])
     func sixteenBitOutputMatchesHeifConvert(name: String) throws {
-        let reference = try HEIFConvert.decode(Fixture.path(name))
+        let reference = try HEIFConvert.decode(Fixture.path("heif/\(name)"))
         let image = try Fixture.decode(name, request: DecodeRequest(pixelFormat: .rgba16))
         #expect(reference.depth == 16)
         #expect(image.pixels.format == .rgba16)

@@ -1,6 +1,7 @@
 import HEIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct HEIFSniffingTests {
     let coder = HEIFImageCoder()
@@ -29,7 +30,7 @@ import WebImageCore
 
     @Test(arguments: ["rgb.heic", "rgb.avif", "alpha.avif", "thumbnail.heic"])
     func fixturesAreRecognised(name: String) throws {
-        #expect(try Fixture.bytes(name).withUnsafeBytes { coder.canDecode($0) })
+        #expect(try Fixture.bytes("heif/\(name)").withUnsafeBytes { coder.canDecode($0) })
     }
 
     @Test func theFormatsMatchTheManifest() {

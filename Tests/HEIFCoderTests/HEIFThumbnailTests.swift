@@ -1,6 +1,7 @@
 import HEIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// libheif has no scaled decode: a thumbnail request uses the smallest embedded thumbnail
 /// that covers the box, else the full image (the host finishes the resize either way).

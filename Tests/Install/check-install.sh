@@ -2,7 +2,8 @@
 # Installs WebImage into a temporary prefix and checks it the way a user would:
 #  - the installed webimage finds its plugins with no flag;
 #  - the third-party example builds with one cc line from `pkg-config --cflags webimage-plugin`
-#    and, copied into `pkg-config --variable=plugindir webimage-plugin`, decodes;
+#    and, copied into `pkg-config --variable=plugindir webimage-plugin`, decodes and passes
+#    `webimage plugins conform`;
 #  - the prefix still works after it has been moved (relocatable RUNPATHs);
 #  - the installed webimage links no C image library, and `bench decode --reference` runs the
 #    installed webimage-bench (which does).
@@ -35,6 +36,8 @@ done
 printf 'P6\n2 1\n255\n\377\000\000\000\000\377' >"$work/red-blue.ppm"
 "$webimage" convert "$work/red-blue.ppm" "$work/red-blue.png" >/dev/null || fail "convert ppm -> png"
 "$webimage" info "$work/red-blue.png" --json | grep -q '"width" *: *2' || fail "info on the converted png"
+"$webimage" plugins conform pnm "$work/red-blue.ppm" >"$work/conform.txt" 2>&1 \
+  || { cat "$work/conform.txt" >&2; fail "plugins conform pnm"; }
 "$webimage" convert "$repository/Tests/Fixtures/jpeg/orientation-6.jpg" "$work/upright.png" --thumbnail 20x20 >/dev/null \
   || fail "convert jpeg -> png thumbnail"
 "$webimage" info "$work/upright.png" --json | grep -q '"height" *: *20' || fail "thumbnail size"

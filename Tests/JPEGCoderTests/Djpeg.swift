@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// Decodes with libjpeg-turbo's own `djpeg` tool (package libjpeg-turbo-progs), the
 /// reference our pixels must equal.
@@ -11,24 +12,11 @@ enum Djpeg {
         var samples: [UInt8]
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// `djpeg -pnm [-scale num/8] file`.
     static func decode(_ path: String, scaleEighths: Int = 8) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/djpeg")
         var arguments = ["-pnm"]
         if scaleEighths != 8 { arguments += ["-scale", "\(scaleEighths)/8"] }
-        process.arguments = arguments + [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "djpeg failed on \(path)") }
-        return try parsePNM([UInt8](data))
+        return try parsePNM(try ChildProcess.output(of: "/usr/bin/djpeg", arguments + [path]))
     }
 
     /// Parses a binary PGM (P5) or PPM (P6) with maxval 255.
@@ -48,7 +36,7 @@ enum Djpeg {
         }
         index += 1
         guard fields.count == 4, let width = Int(fields[1]), let height = Int(fields[2]) else {
-            throw Failure(description: "djpeg wrote an unexpected header \(fields)")
+            throw HarnessError("djpeg wrote an unexpected header \(fields)")
         }
         let channels = fields[0] == "P5" ? 1 : 3
         return Output(width: width, height: height, channels: channels, samples: Array(bytes[index...]))

@@ -1,6 +1,7 @@
 import JPEGCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct JPEGDecodeTests {
     let coder = JPEGImageCoder()
@@ -31,12 +32,12 @@ import WebImageCore
     func pixelsEqualDjpeg(name: String) throws {
         let image = try decode(name)
         #expect(image.width == 61 && image.height == 43)
-        expectEqualToDjpeg(image, try Djpeg.decode(Fixture.directory.appendingPathComponent("jpeg/\(name).jpg").path))
+        expectEqualToDjpeg(image, try Djpeg.decode(Fixture.path("jpeg/\(name).jpg")))
     }
 
     @Test(arguments: ["baseline", "progressive", "gray"])
     func dctScaledThumbnailsEqualDjpegScale(name: String) throws {
-        let path = Fixture.directory.appendingPathComponent("jpeg/\(name).jpg").path
+        let path = Fixture.path("jpeg/\(name).jpg")
         for (box, eighths, size) in [((8, 6), 1, (8, 6)), ((12, 10), 2, (16, 11)), ((20, 20), 4, (31, 22))] {
             let image = try decode(name, request: DecodeRequest(thumbnailBox: box))
             #expect((image.width, image.height) == size, "box \(box)")

@@ -1,5 +1,6 @@
 import CJPEGShim
 import Testing
+import WebImageCoderVerifier
 
 /// The 1/8-scale DC fast path: the same pixels as libjpeg-turbo's own 1/8-scale decode for
 /// every layout it covers, on each of its routes, and libjpeg's answer for everything else.
@@ -55,11 +56,8 @@ import Testing
     func damagedDataGivesLibjpegsAnswer(size: (width: Int, height: Int, mutations: Int)) throws {
         let original = try Cjpeg.encode(width: size.width, height: size.height, options: [])
         let scanStart = try #require(Self.scanStart(original))
-        var state: UInt32 = 7
-        func random(_ bound: Int) -> Int {
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Int(state >> 8) % bound
-        }
+        var noise = SeededNoise(seed: 7)
+        func random(_ bound: Int) -> Int { noise.next(below: bound) }
         var fallbacks = 0
         for _ in 0..<size.mutations {
             var bytes = original

@@ -1,26 +1,17 @@
 import JPEGCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct JPEGIncrementalTests {
     let coder = JPEGImageCoder()
-
-    func feed(_ bytes: [UInt8], to decoder: any IncrementalImageDecoder, chunk: Int, upTo end: Int, isFinal: Bool)
-        throws
-    {
-        var offset = 0
-        while offset < end {
-            let stop = min(offset + chunk, end)
-            try bytes[offset..<stop].withUnsafeBytes { try decoder.append($0, isFinal: isFinal && stop == end) }
-            offset = stop
-        }
-    }
 
     @Test(arguments: ["baseline", "progressive", "gray", "cmyk", "orientation-6"])
     func smallPiecesEndInTheFullImage(name: String) throws {
         let bytes = try Fixture.bytes("jpeg/\(name).jpg")
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
-        try feed(bytes, to: decoder, chunk: 7, upTo: bytes.count, isFinal: true)
+        try DripFeed.feed(bytes, to: decoder, chunkSize: 7, upTo: bytes.count, isFinal: true)
         let image = try #require(try decoder.currentImage())
         #expect(!image.isPartial)
         let full = try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }
@@ -31,7 +22,7 @@ import WebImageCore
     @Test func nothingShowsBeforeTheHeader() throws {
         let bytes = try Fixture.bytes("jpeg/baseline.jpg")
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
-        try feed(bytes, to: decoder, chunk: 50, upTo: 100, isFinal: false)
+        try DripFeed.feed(bytes, to: decoder, chunkSize: 50, upTo: 100, isFinal: false)
         #expect(try decoder.currentImage() == nil)
     }
 
@@ -39,7 +30,7 @@ import WebImageCore
         let bytes = try Fixture.bytes("jpeg/baseline.jpg")
         let full = try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
-        try feed(bytes, to: decoder, chunk: 64, upTo: bytes.count - 120, isFinal: false)
+        try DripFeed.feed(bytes, to: decoder, chunkSize: 64, upTo: bytes.count - 120, isFinal: false)
         let partial = try #require(try decoder.currentImage())
         #expect(partial.isPartial)
         #expect(partial.pixels.channels(x: 5, y: 0) == full.pixels.channels(x: 5, y: 0))
@@ -50,7 +41,7 @@ import WebImageCore
         let bytes = try Fixture.bytes("jpeg/progressive.jpg")
         let full = try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
-        try feed(bytes, to: decoder, chunk: 64, upTo: bytes.count * 6 / 10, isFinal: false)
+        try DripFeed.feed(bytes, to: decoder, chunkSize: 64, upTo: bytes.count * 6 / 10, isFinal: false)
         let partial = try #require(try decoder.currentImage())
         #expect(partial.isPartial)
         #expect(partial.pixels.channels(x: 60, y: 42)[3] == 255)
@@ -61,7 +52,7 @@ import WebImageCore
         let bytes = try Fixture.bytes("jpeg/baseline.jpg")
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
         let error = try #require(throws: ImageCodingError.self) {
-            try feed(bytes, to: decoder, chunk: 64, upTo: bytes.count - 120, isFinal: true)
+            try DripFeed.feed(bytes, to: decoder, chunkSize: 64, upTo: bytes.count - 120, isFinal: true)
         }
         #expect(error == ImageCodingError(.truncatedData, "truncated JPEG: the file ends before the image is complete"))
         #expect(try decoder.currentImage()?.isPartial == true)

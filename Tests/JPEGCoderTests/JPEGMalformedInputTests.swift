@@ -1,6 +1,8 @@
 import JPEGCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct JPEGMalformedInputTests {
     let coder = JPEGImageCoder()
@@ -47,19 +49,9 @@ import WebImageCore
         #expect(thumbnail.width == 8 && thumbnail.height == 6)
     }
 
-    /// 64 KiB of deterministic noise (a linear congruential generator) after the signature.
-    static func noise(after signature: [UInt8], seed: UInt32) -> [UInt8] {
-        var state = seed
-        return signature
-            + (0..<65536).map { _ in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return UInt8(truncatingIfNeeded: state >> 24)
-            }
-    }
-
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt32])
     func randomBytesAfterTheSignatureAreATypedError(seed: UInt32) throws {
-        let bytes = Self.noise(after: [0xFF, 0xD8, 0xFF], seed: seed)
+        let bytes = [0xFF, 0xD8, 0xFF] + SeededNoise.bytes(count: 65536, seed: seed)
         let error = try decodeError(bytes)
         #expect(error.kind != .internalError)
         let thumbnailError = try decodeError(bytes, request: DecodeRequest(thumbnailBox: (64, 64)))

@@ -1,6 +1,7 @@
 import JPEGCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// Orientation applied by the host (``CodersManager``) to what the JPEG coder reports.
 @Suite struct JPEGOrientationTests {

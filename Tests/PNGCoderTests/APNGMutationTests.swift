@@ -1,6 +1,8 @@
 import PNGCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 
 /// Seeded mutations of an APNG (bytes flipped, the file cut): opening and decoding every
 /// frame either works or throws an ``ImageCodingError``, never traps. The APNG chunk
@@ -10,11 +12,8 @@ import WebImageCore
 
     @Test func mutatedFilesEndInTypedErrors() throws {
         let original = try Fixture.bytes("apng/anim.apng")
-        var state: UInt32 = 12345
-        func random(_ bound: Int) -> Int {
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Int(state >> 8) % bound
-        }
+        var noise = SeededNoise(seed: 12345)
+        func random(_ bound: Int) -> Int { noise.next(below: bound) }
         var opened = 0
         for _ in 0..<600 {
             var bytes = original

@@ -3,6 +3,7 @@ import CReferenceDecoders
 import PNGCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// APNG inside the PNG plugin, against the composited frames Pillow 13 reads from the
 /// fixtures (`Tests/Fixtures/apng/make-fixtures.py`).

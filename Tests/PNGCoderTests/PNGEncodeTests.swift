@@ -1,6 +1,7 @@
 import PNGCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct PNGEncodeTests {
     let coder = PNGImageCoder()

@@ -2,6 +2,7 @@ import CPNGShim
 import PNGCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The libdeflate fast path (DeflateFastPath/png_fast_path.c) against libpng's reader: the same pixels
 /// byte for byte on every fixture, and libpng's own errors whenever the fast path hands a

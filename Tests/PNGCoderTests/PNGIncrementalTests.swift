@@ -1,6 +1,8 @@
 import PNGCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct PNGIncrementalTests {
     let coder = PNGImageCoder()
@@ -11,12 +13,7 @@ import WebImageCore
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
         try bytes[0..<20].withUnsafeBytes { try decoder.append($0, isFinal: false) }
         #expect(try decoder.currentImage() == nil)
-        var offset = 20
-        while offset < bytes.count {
-            let end = min(offset + 17, bytes.count)
-            try bytes[offset..<end].withUnsafeBytes { try decoder.append($0, isFinal: end == bytes.count) }
-            offset = end
-        }
+        try DripFeed.feed(bytes, to: decoder, chunkSize: 17, from: 20)
         let image = try #require(try decoder.currentImage())
         #expect(!image.isPartial)
         let full = try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }

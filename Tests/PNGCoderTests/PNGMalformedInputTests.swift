@@ -1,6 +1,8 @@
 import PNGCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct PNGMalformedInputTests {
     let coder = PNGImageCoder()
@@ -50,19 +52,9 @@ import WebImageCore
         #expect(thumbnailError.kind == .corruptData || thumbnailError.kind == .truncatedData)
     }
 
-    /// 64 KiB of deterministic noise (a linear congruential generator) after the signature.
-    static func noise(after signature: [UInt8], seed: UInt32) -> [UInt8] {
-        var state = seed
-        return signature
-            + (0..<65536).map { _ in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return UInt8(truncatingIfNeeded: state >> 24)
-            }
-    }
-
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt32])
     func randomBytesAfterTheSignatureAreATypedError(seed: UInt32) throws {
-        let bytes = Self.noise(after: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], seed: seed)
+        let bytes = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + SeededNoise.bytes(count: 65536, seed: seed)
         let error = try decodeError(bytes)
         #expect(error.kind != .internalError)
         let thumbnailError = try decodeError(bytes, thumbnail: true)

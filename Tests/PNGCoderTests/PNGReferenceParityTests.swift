@@ -2,6 +2,7 @@ import CReferenceDecoders
 import PNGCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The plugin's pixels against libpng's own low-level decode (``CReferenceDecoders``),
 /// byte for byte.

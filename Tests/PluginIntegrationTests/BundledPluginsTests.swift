@@ -2,6 +2,7 @@ import CWebImagePlugin
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The real PNG and JPEG `.so` files, opened with dlopen and used through the C ABI.
 @Suite struct BundledPluginsTests {
@@ -44,13 +45,13 @@ import WebImageCore
 
     @Test func pngDecodesThroughThePlugin() throws {
         let manager = host.makeCodersManager()
-        let image = try manager.decode(try BuildProducts.fixture("png/palette8.png"))
+        let image = try manager.decode(try Fixture.bytes("png/palette8.png"))
         #expect(image.format == "png")
         #expect(image.width == 13 && image.height == 7)
         #expect(image.pixels.channels(x: 0, y: 0) == [0, 255, 0, 0])
         #expect(image.pixels.channels(x: 1, y: 0) == [31, 224, 217, 255])
         let sixteen = try manager.decode(
-            try BuildProducts.fixture("png/rgba16.png"), options: DecodeOptions(pixelFormat: .rgba16))
+            try Fixture.bytes("png/rgba16.png"), options: DecodeOptions(pixelFormat: .rgba16))
         #expect(sixteen.pixels.format == .rgba16)
         #expect(sixteen.pixels.channels(x: 1, y: 1) == [48, 115, 182, 249])
     }
@@ -58,7 +59,7 @@ import WebImageCore
     @Test func jpegThumbnailsAndOrientationThroughThePlugin() throws {
         let manager = host.makeCodersManager()
         let image = try manager.decode(
-            try BuildProducts.fixture("jpeg/orientation-6.jpg"),
+            try Fixture.bytes("jpeg/orientation-6.jpg"),
             options: DecodeOptions(thumbnail: ThumbnailSize(width: 10, height: 10)))
         #expect(image.format == "jpeg")
         #expect(image.width == 7 && image.height == 10)
@@ -68,12 +69,12 @@ import WebImageCore
     @Test func errorsCrossTheBoundaryWithTheirKindAndMessage() throws {
         let manager = host.makeCodersManager()
         let truncated = try #require(throws: ImageCodingError.self) {
-            try manager.decode(try BuildProducts.fixture("jpeg/bad-truncated-progressive.jpg"))
+            try manager.decode(try Fixture.bytes("jpeg/bad-truncated-progressive.jpg"))
         }
         #expect(
             truncated == ImageCodingError(.truncatedData, "truncated JPEG: the file ends before the image is complete"))
         let tooLarge = try #require(throws: ImageCodingError.self) {
-            try manager.decode(try BuildProducts.fixture("png/large-120mp.png"))
+            try manager.decode(try Fixture.bytes("png/large-120mp.png"))
         }
         #expect(tooLarge == ImageCodingError.tooLarge(width: 12000, height: 10000, limit: 100_000_000))
         let unknown = try #require(throws: ImageCodingError.self) { try manager.decode(Array("hello".utf8)) }
@@ -81,7 +82,7 @@ import WebImageCore
     }
 
     @Test func incrementalDecodingThroughThePlugin() throws {
-        let bytes = try BuildProducts.fixture("jpeg/progressive.jpg")
+        let bytes = try Fixture.bytes("jpeg/progressive.jpg")
         let coder = try #require(try host.open("jpeg").coder)
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
         try bytes[0..<(bytes.count / 2)].withUnsafeBytes { try decoder.append($0, isFinal: false) }
@@ -95,7 +96,7 @@ import WebImageCore
 
     @Test func encodingThroughThePluginRoundTrips() throws {
         let manager = host.makeCodersManager()
-        let original = try manager.decode(try BuildProducts.fixture("png/rgba8.png"))
+        let original = try manager.decode(try Fixture.bytes("png/rgba8.png"))
         let png = try manager.encode(original.pixels, options: EncodeOptions(format: "png")).bytes
         #expect(try manager.decode(png).pixels.packedBytes() == original.pixels.packedBytes())
         let jpeg = try manager.encode(original.pixels, options: EncodeOptions(format: "jpg", quality: 0.8)).bytes

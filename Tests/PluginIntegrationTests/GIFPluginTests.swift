@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The real GIF `.so`: animations through the C ABI (open, durations, lazy composited frames, encode).
 @Suite struct GIFPluginTests {
@@ -15,8 +16,8 @@ import WebImageCore
     }
 
     @Test func anAnimationCrossesTheABIFrameByFrame() throws {
-        let bytes = try BuildProducts.fixture("gif/anim.gif")
-        let coalesced = try BuildProducts.fixture("gif/anim.coalesced.rgba")
+        let bytes = try Fixture.bytes("gif/anim.gif")
+        let coalesced = try Fixture.bytes("gif/anim.coalesced.rgba")
         let animation = try manager.openAnimation(bytes)
         #expect(animation.info.frameCount == 4 && animation.info.loopCount == 3)
         #expect((0..<4).map { animation.frameDuration(at: $0) } == [50, 100, 100, 200])
@@ -32,14 +33,14 @@ import WebImageCore
     }
 
     @Test func aCorruptFrameIsAnErrorForThatFrameOnly() throws {
-        let animation = try manager.openAnimation(try BuildProducts.fixture("gif/bad-corrupt-frame1.gif"))
+        let animation = try manager.openAnimation(try Fixture.bytes("gif/bad-corrupt-frame1.gif"))
         let error = try #require(throws: ImageCodingError.self) { try manager.decodeFrame(1, of: animation) }
         #expect(error.kind == .corruptData)
         #expect(try manager.decodeFrame(2, of: animation).width == 8)
     }
 
     @Test func pngToAnimatedGIFAndBack() throws {
-        let still = try manager.decode(try BuildProducts.fixture("png/rgba8.png"))
+        let still = try manager.decode(try Fixture.bytes("png/rgba8.png"))
         let frames = [
             AnimationFrame(image: still.pixels, durationMilliseconds: 70),
             AnimationFrame(image: still.pixels, durationMilliseconds: 20),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The real HEIF `.so` (two formats, HEIC and AVIF) through the host.
 @Suite struct HEIFPluginTests {
@@ -16,7 +17,7 @@ import WebImageCore
 
     @Test(arguments: [("heif/rgb.heic", "heic"), ("heif/rgb.avif", "avif"), ("heif/alpha.avif", "avif")])
     func bothFormatsDecodeThroughThePlugin(path: String, format: String) throws {
-        let bytes = try BuildProducts.fixture(path)
+        let bytes = try Fixture.bytes(path)
         let info = try manager.probe(bytes)
         #expect(info.format == format)
         let image = try manager.decode(bytes)
@@ -25,7 +26,7 @@ import WebImageCore
     }
 
     @Test func lossyHEICAndAVIFEncodeAndDecodeBack() throws {
-        let still = try manager.decode(try BuildProducts.fixture("png/rgba8.png"))
+        let still = try manager.decode(try Fixture.bytes("png/rgba8.png"))
         for format in ["heic", "avif"] {
             let encoded = try manager.encode(still.pixels, options: EncodeOptions(format: format, quality: 0.8)).bytes
             let info = try manager.probe(encoded)
@@ -36,7 +37,7 @@ import WebImageCore
 
     @Test func aLyingIspeIsATypedError() throws {
         let error = try #require(throws: ImageCodingError.self) {
-            try manager.decode(try BuildProducts.fixture("heif/bad-ispe-bigger.heic"))
+            try manager.decode(try Fixture.bytes("heif/bad-ispe-bigger.heic"))
         }
         #expect(error.kind == .corruptData)
     }

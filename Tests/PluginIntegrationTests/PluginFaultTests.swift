@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// Each way a plugin can be broken, with real shared objects compiled from
 /// `Fixtures/BrokenPlugins`: the fault is reported with its reason and file, the plugin is
@@ -130,13 +131,13 @@ import WebImageCore
         try folder.writeFixtureManifest(name: "text", library: "libtext.so")
         let host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]))
         let manager = host.makeCodersManager()
-        let image = try manager.decode(try BuildProducts.fixture("png/rgba8.png"))
+        let image = try manager.decode(try Fixture.bytes("png/rgba8.png"))
         #expect(image.width == 13)
         #expect(
             Set(host.verify().map(\.reason)) == [
                 .unsupportedABIVersion, .descriptorMismatch, .entrySymbolMissing, .unresolvedSymbol, .entryFailed,
                 .notSharedObject,
             ])
-        #expect(try manager.decode(try BuildProducts.fixture("jpeg/baseline.jpg")).width == 61)
+        #expect(try manager.decode(try Fixture.bytes("jpeg/baseline.jpg")).width == 61)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
-import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// `Examples/ThirdPartyCoder`, a PNM coder in plain C, built with one `cc` line and
 /// used through the plugin host like any bundled plugin.
@@ -10,12 +10,7 @@ import WebImageCore
 
     init() throws {
         folder = try PluginsFolder()
-        let example = BuildProducts.repository.appendingPathComponent("Examples/ThirdPartyCoder")
-        let sources = try FileManager.default.contentsOfDirectory(atPath: example.path)
-            .filter { $0.hasSuffix(".c") }.sorted().map { example.appendingPathComponent($0) }
-        try folder.compile(sources, into: "libwebimage-pnm.so", extraFlags: ["-Wall", "-Wextra", "-Werror"])
-        try FileManager.default.copyItem(
-            at: example.appendingPathComponent("pnm.json"), to: folder.url.appendingPathComponent("pnm.json"))
+        try folder.addThirdPartyExample()
         try folder.addPNGAndJPEG()
         host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]))
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// A plugin without `WEBIMAGE_CODER_THREAD_SAFE` is never entered by two threads at once.
 @Suite struct ThreadSafetyTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The real WebP `.so` through the host: stills, thumbnails, animations and GIF ↔ WebP.
 @Suite struct WebPPluginTests {
@@ -16,7 +17,7 @@ import WebImageCore
     }
 
     @Test func stillsAndThumbnailsCrossTheABI() throws {
-        let bytes = try BuildProducts.fixture("webp/lossless-alpha.webp")
+        let bytes = try Fixture.bytes("webp/lossless-alpha.webp")
         let info = try manager.probe(bytes)
         #expect(info.format == "webp" && info.traits.contains(.hasAlpha))
         let image = try manager.decode(bytes)
@@ -27,13 +28,13 @@ import WebImageCore
     }
 
     @Test func aLosslessRoundTripIsExact() throws {
-        let still = try manager.decode(try BuildProducts.fixture("png/rgba8.png"))
+        let still = try manager.decode(try Fixture.bytes("png/rgba8.png"))
         let webp = try manager.encode(still.pixels, options: EncodeOptions(format: "webp", lossless: true)).bytes
         #expect(try manager.decode(webp).pixels.packedBytes() == still.pixels.packedBytes())
     }
 
     @Test func gifToAnimatedWebPKeepsFramesDurationsAndLoopCount() throws {
-        let gif = try manager.openAnimation(try BuildProducts.fixture("gif/anim.gif"))
+        let gif = try manager.openAnimation(try Fixture.bytes("gif/anim.gif"))
         let frames = try (0..<gif.info.frameCount).map {
             AnimationFrame(
                 image: try manager.decodeFrame($0, of: gif).pixels, durationMilliseconds: gif.frameDuration(at: $0))

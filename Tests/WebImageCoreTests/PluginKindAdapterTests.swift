@@ -1,6 +1,7 @@
 import CWebImagePlugin
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @testable import WebImageCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// Manifests nested by kind, and the flat coder form third parties already ship.
 @Suite struct PluginManifestSectionsTests {

@@ -1,5 +1,6 @@
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct PluginManifestTests {
     @Test func readsEveryField() throws {

@@ -1,12 +1,13 @@
 import Testing
 import WebImageCore
+import WebImageTestSupport
 import WebPCoder
 
 @Suite struct WebPDecodeTests {
     let coder = WebPImageCoder()
 
     @Test func losslessPixelsEqualTheSourceExactly() throws {
-        let image = try coder.decode(try Fixture.bytes("lossless.webp"))
+        let image = try coder.decode(try Fixture.bytes("webp/lossless.webp"))
         #expect(image.width == 61 && image.height == 43)
         #expect(image.pixels.format == .rgba8)
         #expect(image.pixels.packedBytes() == Pattern.bytes(Pattern.rgb))
@@ -14,7 +15,7 @@ import WebPCoder
     }
 
     @Test func losslessAlphaKeepsStraightAlphaAndColourExactly() throws {
-        let image = try coder.decode(try Fixture.bytes("lossless-alpha.webp"))
+        let image = try coder.decode(try Fixture.bytes("webp/lossless-alpha.webp"))
         #expect(image.pixels.packedBytes() == Pattern.bytes(Pattern.rgba))
         #expect(image.traits == [.hasAlpha])
         #expect(image.pixels.channels(x: 0, y: 0) == [0, 0, 40, 0])
@@ -22,13 +23,13 @@ import WebPCoder
 
     @Test(arguments: ["lossy.webp", "lossy-alpha.webp", "lossless.webp", "lossless-alpha.webp"])
     func pixelsEqualLibwebpsOwnDecode(name: String) throws {
-        let bytes = try Fixture.bytes(name)
+        let bytes = try Fixture.bytes("webp/\(name)")
         let image = try coder.decode(bytes)
         #expect(image.pixels.packedBytes() == (try Reference.decode(bytes, width: 61, height: 43)))
     }
 
     @Test func lossyIsCloseToTheSource() throws {
-        let image = try coder.decode(try Fixture.bytes("lossy.webp"))
+        let image = try coder.decode(try Fixture.bytes("webp/lossy.webp"))
         let decoded = image.pixels.packedBytes()
         let source = Pattern.bytes(Pattern.rgb)
         let error = zip(decoded, source).map { abs(Int($0) - Int($1)) }.reduce(0, +)
@@ -37,7 +38,7 @@ import WebPCoder
     }
 
     @Test func lossyAlphaKeepsTheAlphaPlaneExactly() throws {
-        let decoded = try coder.decode(try Fixture.bytes("lossy-alpha.webp")).pixels.packedBytes()
+        let decoded = try coder.decode(try Fixture.bytes("webp/lossy-alpha.webp")).pixels.packedBytes()
         let source = Pattern.bytes(Pattern.rgba)
         #expect(stride(from: 3, to: decoded.count, by: 4).allSatisfy { decoded[$0] == source[$0] })
     }
@@ -45,20 +46,20 @@ import WebPCoder
     @Test func pixelsLandInTheRequestsAllocatorOnce() throws {
         let counter = CountingAllocator()
         let image = try coder.decode(
-            try Fixture.bytes("lossy.webp"), request: DecodeRequest(allocator: counter.allocator))
+            try Fixture.bytes("webp/lossy.webp"), request: DecodeRequest(allocator: counter.allocator))
         #expect(counter.allocatedBytes == 61 * 43 * 4)
         #expect(image.pixels.bytesPerRow == 61 * 4)
     }
 
     @Test func probeReadsTheHeaderOnly() throws {
-        let bytes = try Fixture.bytes("lossy-alpha.webp")
+        let bytes = try Fixture.bytes("webp/lossy-alpha.webp")
         let info = try coder.probe(Array(bytes.prefix(40)))
         #expect(info == ImageInfo(format: "webp", width: 61, height: 43, traits: [.hasAlpha]))
-        #expect(try coder.probe(try Fixture.bytes("lossy.webp")).traits == [])
+        #expect(try coder.probe(try Fixture.bytes("webp/lossy.webp")).traits == [])
     }
 
     @Test func sniffingNeedsRiffAndWebp() throws {
-        let bytes = try Fixture.bytes("lossy.webp")
+        let bytes = try Fixture.bytes("webp/lossy.webp")
         #expect(bytes.withUnsafeBytes { coder.canDecode($0) })
         #expect(Array(bytes.prefix(12)).withUnsafeBytes { coder.canDecode($0) })
         #expect(!Array(bytes.prefix(11)).withUnsafeBytes { coder.canDecode($0) })

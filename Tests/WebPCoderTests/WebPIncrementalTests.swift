@@ -1,26 +1,17 @@
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 import WebPCoder
 
 @Suite struct WebPIncrementalTests {
     let coder = WebPImageCoder()
 
-    func feed(_ bytes: [UInt8], to decoder: any IncrementalImageDecoder, chunk: Int, upTo end: Int, isFinal: Bool)
-        throws
-    {
-        var offset = 0
-        while offset < end {
-            let stop = min(offset + chunk, end)
-            try bytes[offset..<stop].withUnsafeBytes { try decoder.append($0, isFinal: isFinal && stop == end) }
-            offset = stop
-        }
-    }
-
     @Test(arguments: ["lossy.webp", "lossy-alpha.webp", "lossless.webp", "lossless-alpha.webp", "animated.webp"])
     func smallPiecesEndInTheFullImage(name: String) throws {
-        let bytes = try Fixture.bytes(name)
+        let bytes = try Fixture.bytes("webp/\(name)")
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
-        try feed(bytes, to: decoder, chunk: 7, upTo: bytes.count, isFinal: true)
+        try DripFeed.feed(bytes, to: decoder, chunkSize: 7, upTo: bytes.count, isFinal: true)
         let image = try #require(try decoder.currentImage())
         #expect(!image.isPartial)
         let full = try coder.decode(bytes)
@@ -30,15 +21,15 @@ import WebPCoder
 
     @Test func nothingShowsBeforeTheHeader() throws {
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
-        try feed(try Fixture.bytes("lossy.webp"), to: decoder, chunk: 5, upTo: 20, isFinal: false)
+        try DripFeed.feed(try Fixture.bytes("webp/lossy.webp"), to: decoder, chunkSize: 5, upTo: 20, isFinal: false)
         #expect(try decoder.currentImage() == nil)
     }
 
     @Test func aLossyImageShowsItsRowsSoFar() throws {
-        let bytes = try Fixture.bytes("lossy.webp")
+        let bytes = try Fixture.bytes("webp/lossy.webp")
         let full = try coder.decode(bytes)
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
-        try feed(bytes, to: decoder, chunk: 16, upTo: bytes.count - 30, isFinal: false)
+        try DripFeed.feed(bytes, to: decoder, chunkSize: 16, upTo: bytes.count - 30, isFinal: false)
         let partial = try #require(try decoder.currentImage())
         #expect(partial.isPartial)
         #expect(partial.width == 61 && partial.height == 43)
@@ -47,10 +38,10 @@ import WebPCoder
     }
 
     @Test func theEndOfDataBeforeTheImageIsATruncationError() throws {
-        let bytes = try Fixture.bytes("lossy.webp")
+        let bytes = try Fixture.bytes("webp/lossy.webp")
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
         let error = try #require(throws: ImageCodingError.self) {
-            try feed(bytes, to: decoder, chunk: 16, upTo: bytes.count - 30, isFinal: true)
+            try DripFeed.feed(bytes, to: decoder, chunkSize: 16, upTo: bytes.count - 30, isFinal: true)
         }
         #expect(error == ImageCodingError(.truncatedData, "truncated WebP: the file ends before the image is complete"))
         #expect(try decoder.currentImage()?.isPartial == true)
@@ -59,7 +50,7 @@ import WebPCoder
     @Test func theEndOfDataInTheHeaderIsATruncationError() throws {
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest())
         let error = try #require(throws: ImageCodingError.self) {
-            try feed(try Fixture.bytes("lossy.webp"), to: decoder, chunk: 5, upTo: 20, isFinal: true)
+            try DripFeed.feed(try Fixture.bytes("webp/lossy.webp"), to: decoder, chunkSize: 5, upTo: 20, isFinal: true)
         }
         #expect(error.kind == .truncatedData)
         #expect(try decoder.currentImage() == nil)
@@ -68,7 +59,8 @@ import WebPCoder
     @Test func theLimitAppliesBeforeAnythingIsDecoded() throws {
         let decoder = try coder.makeIncrementalDecoder(request: DecodeRequest(maxPixelCount: 100))
         let error = try #require(throws: ImageCodingError.self) {
-            try feed(try Fixture.bytes("bad-huge.webp"), to: decoder, chunk: 30, upTo: 30, isFinal: false)
+            try DripFeed.feed(
+                try Fixture.bytes("webp/bad-huge.webp"), to: decoder, chunkSize: 30, upTo: 30, isFinal: false)
         }
         #expect(error == ImageCodingError(.tooLarge, "the image exceeds the pixel limit"))
     }

@@ -1,5 +1,7 @@
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 import WebPCoder
 
 @Suite struct WebPMalformedInputTests {
@@ -11,13 +13,13 @@ import WebPCoder
 
     @Test(arguments: ["bad-truncated.webp", "bad-truncated-lossless.webp"])
     func aFileThatEndsEarlyIsAnErrorNotAPartialImage(name: String) throws {
-        let error = try decodeError(try Fixture.bytes(name))
+        let error = try decodeError(try Fixture.bytes("webp/\(name)"))
         #expect(error.kind == .truncatedData)
         #expect(error.message.hasPrefix("truncated WebP: "))
     }
 
     @Test func aFileThatEndsInTheHeaderIsTruncated() throws {
-        let bytes = try Fixture.bytes("bad-truncated-header.webp")
+        let bytes = try Fixture.bytes("webp/bad-truncated-header.webp")
         #expect(try decodeError(bytes).kind == .truncatedData)
         #expect(throws: ImageCodingError.self) { try coder.probe(bytes) }
         #expect(try decodeError(Array("RIFF".utf8)).kind == .truncatedData)
@@ -26,7 +28,7 @@ import WebPCoder
     }
 
     @Test func aTruncatedAnimationIsTruncated() throws {
-        let bytes = try Fixture.bytes("animated.webp")
+        let bytes = try Fixture.bytes("webp/animated.webp")
         let truncated = Array(bytes.prefix(bytes.count - 100))
         #expect(try decodeError(truncated).kind == .truncatedData)
         let error = try #require(throws: ImageCodingError.self) { try coder.openAnimation(truncated) }
@@ -34,8 +36,8 @@ import WebPCoder
     }
 
     @Test func aCorruptFrameFailsAloneAndTheOthersStillDecode() throws {
-        let bytes = try Fixture.bytes("bad-corrupt-frame.webp")
-        let intact = try Fixture.bytes("anim-forever.webp")
+        let bytes = try Fixture.bytes("webp/bad-corrupt-frame.webp")
+        let intact = try Fixture.bytes("webp/anim-forever.webp")
         let source = try coder.openAnimation(bytes)
         #expect(source.info.frameCount == 3)
         let first = try source.decodeFrame(at: 0, request: DecodeRequest())
@@ -59,7 +61,7 @@ import WebPCoder
         let counter = CountingAllocator()
         let request = DecodeRequest(maxPixelCount: 1_000_000, allocator: counter.allocator)
         for name in ["bad-huge.webp", "bad-huge-animation.webp"] {
-            let bytes = try Fixture.bytes(name)
+            let bytes = try Fixture.bytes("webp/\(name)")
             #expect(try coder.probe(bytes).width == 16383)
             #expect(
                 try decodeError(bytes, request: request)
@@ -68,27 +70,17 @@ import WebPCoder
                 thumbnailBox: (64, 64), maxPixelCount: 1_000_000, allocator: counter.allocator)
             #expect(try decodeError(bytes, request: thumbnail).kind == .tooLarge)
         }
-        let source = try coder.openAnimation(try Fixture.bytes("bad-huge-animation.webp"))
+        let source = try coder.openAnimation(try Fixture.bytes("webp/bad-huge-animation.webp"))
         let error = try #require(throws: ImageCodingError.self) { try source.decodeFrame(at: 0, request: request) }
         #expect(error == ImageCodingError.tooLarge(width: 16383, height: 16383, limit: 1_000_000))
         #expect(counter.allocatedBytes == 0)
-        #expect(try decodeError(try Fixture.bytes("bad-huge.webp")).kind == .tooLarge)
-    }
-
-    /// 64 KiB of deterministic noise (a linear congruential generator) after the signature.
-    static func noise(after signature: [UInt8], seed: UInt32) -> [UInt8] {
-        var state = seed
-        return signature
-            + (0..<65536).map { _ in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return UInt8(truncatingIfNeeded: state >> 24)
-            }
+        #expect(try decodeError(try Fixture.bytes("webp/bad-huge.webp")).kind == .tooLarge)
     }
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt32])
     func randomBytesAfterTheSignatureAreATypedError(seed: UInt32) throws {
         let riff: [UInt8] = Array("RIFF".utf8) + [0xF8, 0xFF, 0x00, 0x00] + Array("WEBPVP8 ".utf8)
-        let bytes = Self.noise(after: riff, seed: seed)
+        let bytes = riff + SeededNoise.bytes(count: 65536, seed: seed)
         #expect(try decodeError(bytes).kind != .internalError)
         #expect(try decodeError(bytes, request: DecodeRequest(thumbnailBox: (64, 64))).kind != .internalError)
         let error = try #require(throws: ImageCodingError.self) { try coder.openAnimation(bytes) }

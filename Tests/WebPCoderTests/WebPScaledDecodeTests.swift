@@ -1,5 +1,6 @@
 import Testing
 import WebImageCore
+import WebImageTestSupport
 import WebPCoder
 
 @Suite struct WebPScaledDecodeTests {
@@ -13,7 +14,7 @@ import WebPCoder
 
     @Test(arguments: ["lossy.webp", "lossy-alpha.webp", "lossless.webp", "lossless-alpha.webp"])
     func libwebpScalesToTheBox(name: String) throws {
-        let bytes = try Fixture.bytes(name)
+        let bytes = try Fixture.bytes("webp/\(name)")
         let thumbnail = try coder.decode(bytes, request: DecodeRequest(thumbnailBox: (30, 21)))
         #expect(thumbnail.width == 30 && thumbnail.height == 21)
         #expect(thumbnail.sourceWidth == 61 && thumbnail.sourceHeight == 43)
@@ -23,7 +24,7 @@ import WebPCoder
     }
 
     @Test func eachSideIsClampedToTheFullSize() throws {
-        let bytes = try Fixture.bytes("lossy.webp")
+        let bytes = try Fixture.bytes("webp/lossy.webp")
         let wide = try coder.decode(bytes, request: DecodeRequest(thumbnailBox: (100, 20)))
         #expect(wide.width == 61 && wide.height == 20)
         let bigger = try coder.decode(bytes, request: DecodeRequest(thumbnailBox: (61, 43)))
@@ -31,7 +32,7 @@ import WebPCoder
     }
 
     @Test func theLimitCountsTheScaledOutputOfALossyImage() throws {
-        let bytes = try Fixture.bytes("lossy.webp")
+        let bytes = try Fixture.bytes("webp/lossy.webp")
         let error = try #require(throws: ImageCodingError.self) {
             try coder.decode(bytes, request: DecodeRequest(maxPixelCount: 700))
         }
@@ -44,13 +45,13 @@ import WebPCoder
     func theLimitCountsTheFullSizeWhenLibwebpHoldsAFullPlane(name: String) throws {
         let error = try #require(throws: ImageCodingError.self) {
             try coder.decode(
-                try Fixture.bytes(name), request: DecodeRequest(thumbnailBox: (30, 21), maxPixelCount: 700))
+                try Fixture.bytes("webp/\(name)"), request: DecodeRequest(thumbnailBox: (30, 21), maxPixelCount: 700))
         }
         #expect(error == ImageCodingError.tooLarge(width: 61, height: 43, limit: 700))
     }
 
     @Test func animationsDecodeTheirFirstFrameAtFullSize() throws {
-        let bytes = try Fixture.bytes("animated.webp")
+        let bytes = try Fixture.bytes("webp/animated.webp")
         let image = try coder.decode(bytes, request: DecodeRequest(thumbnailBox: (20, 15)))
         #expect(image.width == 40 && image.height == 30)
     }

@@ -4,17 +4,6 @@ import Foundation
 import WebImageCore
 import WebPCoder
 
-/// Files under `Tests/Fixtures`.
-enum Fixture {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
-
-    /// The bytes of `Tests/Fixtures/webp/<name>`.
-    static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: directory.appendingPathComponent("webp").appendingPathComponent(name)))
-    }
-}
-
 /// The source patterns of `make-fixtures.sh` and of the encoder tests.
 enum Pattern {
     static let width = 61

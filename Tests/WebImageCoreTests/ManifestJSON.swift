@@ -1,0 +1,13 @@
+/// A manifest's JSON text with the given fields (and sensible coder defaults).
+func manifestJSON(
+    name: String, version: String = "1.0.0", abiVersion: Int = 1, library: String? = nil, kinds: String = "[\"coder\"]",
+    priority: Int = 0, format: String? = nil
+) -> String {
+    let formatName = format ?? name
+    return """
+        { "name": "\(name)", "version": "\(version)", "abi_version": \(abiVersion),
+          "library": "\(library ?? "lib\(name).so")", "kinds": \(kinds), "priority": \(priority),
+          "formats": [{ "name": "\(formatName)", "mime_types": ["image/x-\(formatName)"],
+                        "extensions": ["\(formatName)"], "signatures": ["ffd8"], "capabilities": ["decode"] }] }
+        """
+}

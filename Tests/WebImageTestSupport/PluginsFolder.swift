@@ -1,0 +1,65 @@
+import Foundation
+
+/// A temporary plugins folder assembled by a test: manifests plus links to (or builds of)
+/// plugin libraries. Removed when released.
+public final class PluginsFolder: Sendable {
+    private let directory: TemporaryDirectory
+
+    public var url: URL { directory.url }
+    public var path: String { directory.path }
+
+    /// An empty plugins folder.
+    public init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    /// Adds a bundled plugin: its manifest from `plugin-manifests/` and a link to its built library.
+    public func addBundled(manifest: String, library: String) throws {
+        try FileManager.default.copyItem(
+            at: BuildProducts.manifest(manifest), to: url.appendingPathComponent(manifest))
+        try FileManager.default.createSymbolicLink(
+            at: url.appendingPathComponent(library), withDestinationURL: try BuildProducts.library(library))
+    }
+
+    /// Adds the PNG and JPEG plugins.
+    public func addPNGAndJPEG() throws {
+        try addBundled(manifest: "png.json", library: "libWebImagePNG.so")
+        try addBundled(manifest: "jpeg.json", library: "libWebImageJPEG.so")
+    }
+
+    /// Adds every plugin of `plugin-manifests/`.
+    public func addAllBundled() throws {
+        for plugin in try BuildProducts.bundledPlugins {
+            try addBundled(manifest: plugin.manifest, library: plugin.library)
+        }
+    }
+
+    /// The path of `name` inside the folder (the file need not exist).
+    public func file(_ name: String) -> String {
+        directory.file(name)
+    }
+
+    /// Writes `text` to `name` in the folder.
+    public func write(_ name: String, _ text: String) throws {
+        try directory.write(name, text)
+    }
+
+    /// Compiles C sources into `library` in this folder with the system C compiler, against
+    /// the plugin header (`-std=c11 -O1 -shared -fPIC` plus `extraFlags`).
+    public func compile(_ sources: [URL], into library: String, extraFlags: [String] = []) throws {
+        _ = try ChildProcess.output(
+            of: "/usr/bin/cc",
+            ["-std=c11", "-O1", "-shared", "-fPIC", "-I", BuildProducts.pluginHeaderDirectory.path]
+                + extraFlags + ["-o", url.appendingPathComponent(library).path] + sources.map(\.path))
+    }
+
+    /// Builds `Examples/ThirdPartyCoder` (the PNM coder in C) into this folder with its manifest.
+    public func addThirdPartyExample() throws {
+        let example = BuildProducts.repository.appendingPathComponent("Examples/ThirdPartyCoder")
+        let sources = try FileManager.default.contentsOfDirectory(atPath: example.path)
+            .filter { $0.hasSuffix(".c") }.sorted().map { example.appendingPathComponent($0) }
+        try compile(sources, into: "libwebimage-pnm.so", extraFlags: ["-Wall", "-Wextra", "-Werror"])
+        try FileManager.default.copyItem(
+            at: example.appendingPathComponent("pnm.json"), to: url.appendingPathComponent("pnm.json"))
+    }
+}

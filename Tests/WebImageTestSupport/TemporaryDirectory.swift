@@ -1,0 +1,41 @@
+import Foundation
+
+/// A new empty folder under the system's temporary folder, removed with everything in it
+/// when the last reference goes away.
+public final class TemporaryDirectory: Sendable {
+    public let url: URL
+
+    /// The folder's file system path.
+    public var path: String { url.path }
+
+    /// Creates `<temporary folder>/webimage-tests-<UUID>`.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The path of `name` inside the folder (the file need not exist).
+    public func file(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    /// Writes `contents` as UTF-8 to `name` (creating the folders it names) and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ contents: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: file)
+        return file.path
+    }
+
+    /// Creates the folder `name` (and the folders above it) and returns its path.
+    @discardableResult
+    public func folder(_ name: String) throws -> String {
+        let folder = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.path
+    }
+}
