@@ -21,7 +21,8 @@ public struct RGBAColor: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``ImageTransformError`` `.invalidParameter` for anything else.
     public init(hex text: String) throws(ImageTransformError) {
         let digits = Array(text.utf8.dropFirst())
-        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8,
+        let isHexadecimal = digits.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0 & 0xDF) }
+        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8, isHexadecimal,
             let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
         else {
             throw ImageTransformError(.invalidParameter, "invalid colour '\(text)': expected #RRGGBB or #RRGGBBAA")
