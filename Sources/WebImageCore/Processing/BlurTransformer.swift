@@ -54,17 +54,16 @@ public struct BlurTransformer: ImageTransformer {
         defer { intermediate.pixels.deallocate() }
         let rowTasks = (height + Self.rowsPerTask - 1) / Self.rowsPerTask
         DispatchQueue.concurrentPerform(iterations: rowTasks) { task in
-            let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * 2 + 1)
+            let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * 2)
             defer { scratch.deallocate() }
             let first = scratch
             let second = scratch + width
-            let sums = scratch + width * 2
             for y in (task * Self.rowsPerTask)..<min(height, (task + 1) * Self.rowsPerTask) {
                 PremultipliedPixels.load(
                     UnsafePointer(source.row(y).assumingMemoryBound(to: Channel.self)), count: width, into: first)
-                pass.apply(first, to: second, length: width, lanes: 1, sums: sums)
-                pass.apply(second, to: first, length: width, lanes: 1, sums: sums)
-                pass.apply(first, to: intermediate.pixels + y * width, length: width, lanes: 1, sums: sums)
+                pass.apply(first, to: second, length: width)
+                pass.apply(second, to: first, length: width)
+                pass.apply(first, to: intermediate.pixels + y * width, length: width)
             }
         }
         let stripWidth = Self.stripWidth

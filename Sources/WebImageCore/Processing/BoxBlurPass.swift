@@ -24,6 +24,24 @@ struct BoxBlurPass {
         self.normalization = Float(1 / (2 * r + 1 + 2 * fraction))
     }
 
+    /// Filters one line of `length` contiguous pixels from `source` into `destination`,
+    /// repeating the edge pixels: the same arithmetic as ``apply(_:to:length:lanes:sums:)``
+    /// with one lane, the running sum kept in registers.
+    func apply(_ source: UnsafePointer<SIMD4<Float>>, to destination: UnsafeMutablePointer<SIMD4<Float>>, length: Int) {
+        let last = length - 1
+        var sum = SIMD4<Float>.zero
+        for offset in -radius...radius { sum += source[min(max(offset, 0), last)] }
+        let fraction = fraction
+        let normalization = normalization
+        for index in 0..<length {
+            let before = source[min(max(index - radius - 1, 0), last)]
+            let leaving = source[min(max(index - radius, 0), last)]
+            let entering = source[min(index + radius + 1, last)]
+            destination[index] = (sum + (before + entering) * fraction) * normalization
+            sum = sum + entering - leaving
+        }
+    }
+
     /// Filters `lanes` interleaved lines of `length` pixels (pixel `i` of lane `l` at
     /// `i * lanes + l`) from `source` into `destination`, repeating the edge pixels.
     /// `sums` is scratch space for `lanes` pixels.

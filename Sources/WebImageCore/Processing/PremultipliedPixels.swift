@@ -37,9 +37,12 @@ enum PremultipliedPixels {
             let alpha = min(premultiplied.w, maxValue)
             let colourScale = maxValue / alpha
             let straight = premultiplied * SIMD4(colourScale, colourScale, colourScale, 1)
-            let limited = straight.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: maxValue))
-            let rounded = SIMD4<UInt32>(limited + 0.5)
-            for component in 0..<4 { pixel[component] = Channel(truncatingIfNeeded: rounded[component]) }
+            // Per-lane scalar code: the generic SIMD clamping and integer-from-float
+            // conversions are not inlined and cost several times more.
+            for component in 0..<4 {
+                let limited = min(max(straight[component], 0), maxValue)
+                pixel[component] = Channel(truncatingIfNeeded: UInt32(limited + 0.5))
+            }
         }
     }
 

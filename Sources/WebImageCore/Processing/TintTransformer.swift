@@ -43,8 +43,10 @@ public struct TintTransformer: ImageTransformer {
                     continue
                 }
                 let straight = SIMD4(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), 0)
-                let mixed = SIMD4<UInt32>(straight * kept + added + 0.5)
-                for component in 0..<3 { result[component] = Channel(truncatingIfNeeded: mixed[component]) }
+                let mixed = straight * kept + added + 0.5
+                result[0] = Channel(truncatingIfNeeded: UInt32(mixed[0]))
+                result[1] = Channel(truncatingIfNeeded: UInt32(mixed[1]))
+                result[2] = Channel(truncatingIfNeeded: UInt32(mixed[2]))
                 result[3] = alpha
             }
         }
