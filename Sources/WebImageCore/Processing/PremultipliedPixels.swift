@@ -10,13 +10,17 @@ enum PremultipliedPixels {
     static func load<Channel: FixedWidthInteger & UnsignedInteger>(
         _ source: UnsafePointer<Channel>, count: Int, into destination: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        let scale = 1 / Float(Channel.max)
-        for index in 0..<count {
-            let pixel = source + index * 4
-            let straight = SIMD4(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
-            let alpha = straight.w * scale
-            destination[index] = straight * SIMD4(alpha, alpha, alpha, 1)
-        }
+        for index in 0..<count { destination[index] = premultiplied(source + index * 4) }
+    }
+
+    /// The premultiplied value of the one pixel at `pixel`.
+    @inline(__always)
+    static func premultiplied<Channel: FixedWidthInteger & UnsignedInteger>(
+        _ pixel: UnsafePointer<Channel>
+    ) -> SIMD4<Float> {
+        let straight = SIMD4(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
+        let alpha = straight.w * (1 / Float(Channel.max))
+        return straight * SIMD4(alpha, alpha, alpha, 1)
     }
 
     /// Un-premultiplies `count` pixels into `destination`, each channel clamped to the

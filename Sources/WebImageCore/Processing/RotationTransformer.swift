@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -83,7 +85,7 @@ public struct RotationTransformer: ImageTransformer {
     }
 
     /// Maps output pixels back into the source and samples it.
-    private struct Sampler {
+    private struct Sampler: Sendable {
         let cosine: Float
         let sine: Float
         let sourceCentre: SIMD2<Float>
@@ -91,51 +93,71 @@ public struct RotationTransformer: ImageTransformer {
 
         /// For each output pixel centre: the source point it shows (inverse rotation),
         /// sampled bilinearly from the four nearest source pixels, premultiplied, with
-        /// pixels outside the source counting as transparent.
+        /// pixels outside the source counting as transparent. Bands of rows run on several
+        /// threads, all finished before this returns.
         @_specialize(where Channel == UInt8)
         @_specialize(where Channel == UInt16)
-        func render<Channel: FixedWidthInteger & UnsignedInteger>(
+        func render<Channel: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
             _ source: PixelBuffer, into output: PixelBuffer, channel: Channel.Type
         ) {
-            let sourceWidth = source.width
-            let sourceHeight = source.height
-            var row = [SIMD4<Float>](repeating: .zero, count: output.width)
-            var tap = SIMD4<Float>.zero
-            for outputY in 0..<output.height {
-                let dy = Float(outputY) + 0.5 - outputCentre.y
-                for outputX in 0..<output.width {
-                    let dx = Float(outputX) + 0.5 - outputCentre.x
-                    // Source position in pixel-index units (pixel centres at whole numbers).
-                    let u = dx * cosine - dy * sine + sourceCentre.x - 0.5
-                    let v = dx * sine + dy * cosine + sourceCentre.y - 0.5
-                    let left = u.rounded(.down)
-                    let top = v.rounded(.down)
-                    guard left >= -1, top >= -1, left < Float(sourceWidth), top < Float(sourceHeight) else {
-                        row[outputX] = .zero
-                        continue
+            let bands = (output.height + Self.rowsPerBand - 1) / Self.rowsPerBand
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: output.width)
+                defer { row.deallocate() }
+                for outputY in (band * Self.rowsPerBand)..<min(output.height, (band + 1) * Self.rowsPerBand) {
+                    for outputX in 0..<output.width {
+                        row[outputX] = sample(source, outputX: outputX, outputY: outputY, channel: Channel.self)
                     }
-                    let fractionX = u - left
-                    let fractionY = v - top
-                    let x0 = Int(left)
-                    let y0 = Int(top)
-                    var sum = SIMD4<Float>.zero
-                    for (sampleY, weightY) in [(y0, 1 - fractionY), (y0 + 1, fractionY)]
-                    where weightY > 0 && sampleY >= 0 && sampleY < sourceHeight {
-                        let sourceRow = UnsafePointer(source.row(sampleY).assumingMemoryBound(to: Channel.self))
-                        for (sampleX, weightX) in [(x0, 1 - fractionX), (x0 + 1, fractionX)]
-                        where weightX > 0 && sampleX >= 0 && sampleX < sourceWidth {
-                            PremultipliedPixels.load(sourceRow + sampleX * 4, count: 1, into: &tap)
-                            sum += tap * (weightX * weightY)
-                        }
-                    }
-                    row[outputX] = sum
-                }
-                row.withUnsafeBufferPointer { pixels in
                     PremultipliedPixels.store(
-                        pixels.baseAddress!, count: pixels.count,
-                        into: output.row(outputY).assumingMemoryBound(to: Channel.self))
+                        row, count: output.width, into: output.row(outputY).assumingMemoryBound(to: Channel.self))
                 }
             }
+        }
+
+        /// Output rows per task.
+        private static let rowsPerBand = 16
+
+        /// The premultiplied value output pixel (`outputX`, `outputY`) shows.
+        @inline(__always)
+        private func sample<Channel: FixedWidthInteger & UnsignedInteger>(
+            _ source: PixelBuffer, outputX: Int, outputY: Int, channel: Channel.Type
+        ) -> SIMD4<Float> {
+            let dx = Float(outputX) + 0.5 - outputCentre.x
+            let dy = Float(outputY) + 0.5 - outputCentre.y
+            // Source position in pixel-index units (pixel centres at whole numbers).
+            let u = dx * cosine - dy * sine + sourceCentre.x - 0.5
+            let v = dx * sine + dy * cosine + sourceCentre.y - 0.5
+            guard u >= -1, v >= -1, u < Float(source.width), v < Float(source.height) else { return .zero }
+            // Both are at least -1, so shifting by one and truncating rounds down.
+            let x0 = Int(u + 1) - 1
+            let y0 = Int(v + 1) - 1
+            let fractionX = u - Float(x0)
+            let fractionY = v - Float(y0)
+            var sum = SIMD4<Float>.zero
+            if y0 >= 0 {
+                sum +=
+                    horizontalPair(source, y: y0, x0: x0, fractionX: fractionX, channel: Channel.self) * (1 - fractionY)
+            }
+            if y0 + 1 < source.height, fractionY > 0 {
+                sum +=
+                    horizontalPair(source, y: y0 + 1, x0: x0, fractionX: fractionX, channel: Channel.self) * fractionY
+            }
+            return sum
+        }
+
+        /// Pixels `x0` and `x0 + 1` of row `y`, premultiplied and mixed by `fractionX`;
+        /// pixels outside the row count as transparent.
+        @inline(__always)
+        private func horizontalPair<Channel: FixedWidthInteger & UnsignedInteger>(
+            _ source: PixelBuffer, y: Int, x0: Int, fractionX: Float, channel: Channel.Type
+        ) -> SIMD4<Float> {
+            let row = UnsafePointer(source.row(y).assumingMemoryBound(to: Channel.self))
+            var pair = SIMD4<Float>.zero
+            if x0 >= 0 { pair += PremultipliedPixels.premultiplied(row + x0 * 4) * (1 - fractionX) }
+            if x0 + 1 < source.width, fractionX > 0 {
+                pair += PremultipliedPixels.premultiplied(row + (x0 + 1) * 4) * fractionX
+            }
+            return pair
         }
     }
 }

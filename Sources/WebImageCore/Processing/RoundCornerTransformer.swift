@@ -96,8 +96,8 @@ public struct RoundCornerTransformer: ImageTransformer {
                     let inner = Float(min(max(inside - borderWidth + 0.5, 0), 1))
                     let borderCoverage = borderWidth > 0 ? outer - inner : 0
                     if outer == 1, borderCoverage == 0 { continue }
-                    PremultipliedPixels.load(UnsafePointer(row + x * 4), count: 1, into: &pixel)
-                    pixel = border * borderCoverage + pixel * (outer * (1 - borderOpacity * borderCoverage))
+                    let image = PremultipliedPixels.premultiplied(UnsafePointer(row + x * 4))
+                    pixel = border * borderCoverage + image * (outer * (1 - borderOpacity * borderCoverage))
                     PremultipliedPixels.store(&pixel, count: 1, into: row + x * 4)
                 }
             }
