@@ -10,6 +10,10 @@ import WebImageCore
 /// the output format can hold it. An animation converted to a format that can hold
 /// animations keeps its frames, durations and loop count; `--frame N` writes frame N as a
 /// still image, and other formats get the first frame.
+///
+/// `--transform SPEC` (repeatable, applied in order; see ``TransformArgument``) runs after
+/// EXIF orientation and `--thumbnail`; an animation that stays animated has every frame
+/// transformed, keeping durations and loop count.
 struct ConvertCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -41,6 +45,41 @@ struct ConvertCommand: PluginHostCommand {
     @Option(help: ArgumentHelp("Write this frame of an animation (0 = the first) as a still image.", valueName: "n"))
     var frame: Int?
 
+    @Option(
+        name: .customLong("transform"),
+        help: ArgumentHelp(
+            "Transform after orientation and --thumbnail (repeatable, in order): resize:WxH[:fill|fit|fill-crop], "
+                + "crop:X,Y,W,H, round-corner:R[:BORDER[:#RRGGBB[AA]]], flip:h|v|hv, rotate:DEGREES[:fit], "
+                + "tint:#RRGGBB[AA], blur:RADIUS.",
+            valueName: "spec"))
+    var transforms: [String] = []
+
+    @Flag(help: "Print JSON instead of text: output format, size, frames and the transformer key.")
+    var json = false
+
+    /// The JSON document of `--json`.
+    struct Report: Encodable {
+        let input: String
+        let inputFormat: String
+        let inputWidth: Int
+        let inputHeight: Int
+        let output: String
+        let format: String
+        let width: Int
+        let height: Int
+        let frames: Int
+        /// The pipeline's transformer key; empty without `--transform`.
+        let transformerKey: String
+
+        enum CodingKeys: String, CodingKey {
+            case input, output, format, width, height, frames
+            case inputFormat = "input_format"
+            case inputWidth = "input_width"
+            case inputHeight = "input_height"
+            case transformerKey = "transformer_key"
+        }
+    }
+
     func run() throws {
         guard (0...100).contains(quality) else {
             throw CLIError("--quality must be between 0 and 100, not \(quality)")
@@ -49,6 +88,7 @@ struct ConvertCommand: PluginHostCommand {
             throw CLIError("--max-pixels must be 0 or more, not \(maxPixels)")
         }
         let box = try thumbnail.map { try ThumbnailArgument.parse($0, preservesAspectRatio: !noAspect) }
+        let pipeline = try TransformArgument.pipeline(transforms)
         let bytes = try InputFile.read(input)
         let manager = pluginOptions.makeCodersManager()
         let outputFormat = try chooseOutputFormat(manager)
@@ -59,23 +99,56 @@ struct ConvertCommand: PluginHostCommand {
             format: outputFormat.name, quality: Double(quality) / 100, loopCount: info.loopCount)
         let converted: (bytes: EncodedImageData, width: Int, height: Int, frames: Int)
         if let frame {
-            let image = try decodeStill(frame: frame, bytes: bytes, info: info, manager: manager, options: options)
-            converted = (try manager.encode(image.pixels, options: encodeOptions), image.width, image.height, 1)
+            let decoded = try decodeStill(frame: frame, bytes: bytes, info: info, manager: manager, options: options)
+            let image = try transform(decoded.pixels, with: pipeline)
+            converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)
         } else if info.frameCount > 1, outputFormat.capabilities.contains(.encodeAnimation) {
-            let frames = try manager.decodeAllFrames(of: try manager.openAnimation(bytes), options: options)
+            let decoded = DecodedAnimation(
+                frames: try manager.decodeAllFrames(of: try manager.openAnimation(bytes), options: options),
+                loopCount: info.loopCount)
+            let frames = try transformEveryFrame(of: decoded, with: pipeline).frames
             let first = frames[0].image
             converted = (
                 try manager.encodeAnimation(frames, options: encodeOptions), first.width, first.height, frames.count
             )
         } else {
-            let image = try manager.decode(bytes, options: options)
-            converted = (try manager.encode(image.pixels, options: encodeOptions), image.width, image.height, 1)
+            let image = try transform(try manager.decode(bytes, options: options).pixels, with: pipeline)
+            converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)
         }
         try write(converted.bytes)
+        if json {
+            try JSONOutput.print(
+                Report(
+                    input: input, inputFormat: info.format, inputWidth: info.width, inputHeight: info.height,
+                    output: output, format: outputFormat.name, width: converted.width, height: converted.height,
+                    frames: converted.frames, transformerKey: pipeline.transformerKey))
+            return
+        }
         let frames = converted.frames > 1 ? ", \(converted.frames) frames" : ""
+        let transformed = pipeline.transformers.isEmpty ? "" : " transformed by \(pipeline.transformerKey)"
         print(
             "\(input) (\(info.format) \(info.width)x\(info.height)) -> "
-                + "\(output) (\(outputFormat.name) \(converted.width)x\(converted.height)\(frames))")
+                + "\(output) (\(outputFormat.name) \(converted.width)x\(converted.height)\(frames))\(transformed)")
+    }
+
+    /// `pixels` through `pipeline`, a transformer's failure reported as one error line.
+    private func transform(_ pixels: PixelBuffer, with pipeline: TransformerPipeline) throws -> PixelBuffer {
+        do {
+            return try pipeline.transform(pixels)
+        } catch {
+            throw CLIError("cannot transform '\(input)' with \(pipeline.transformerKey): \(error.message)")
+        }
+    }
+
+    /// Every frame of `animation` through `pipeline`, a failure reported as one error line.
+    private func transformEveryFrame(
+        of animation: DecodedAnimation, with pipeline: TransformerPipeline
+    ) throws -> DecodedAnimation {
+        do {
+            return try pipeline.transformEveryFrame(of: animation)
+        } catch {
+            throw CLIError("cannot transform '\(input)' with \(pipeline.transformerKey): \(error.message)")
+        }
     }
 
     /// Frame `frame` of the input as a still image; frame 0 of a still image is the image itself.

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Resizes pixel buffers by area averaging (a box filter with exact partial coverage).
 ///
 /// Colour is averaged weighted by alpha, so transparent pixels do not darken edges.
@@ -53,44 +55,56 @@ public enum ImageResizer {
 
     /// Resamples with each source row filtered horizontally once (premultiplied, one `SIMD4`
     /// lane per channel) and kept in a small ring while the output rows that cover it are
-    /// summed; the arithmetic per lane is the same as a plain per-channel loop.
+    /// summed; the arithmetic per lane is the same as a plain per-channel loop. Bands of
+    /// output rows run on several threads, each with its own ring (a source row on a band
+    /// boundary is filtered by both bands, with the same result), all finished before this
+    /// returns.
     @_specialize(where Channel == UInt8)
     @_specialize(where Channel == UInt16)
-    private static func resample<Channel: FixedWidthInteger & UnsignedInteger>(
+    private static func resample<Channel: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
         _ source: PixelBuffer, into output: PixelBuffer, columns: AxisWeights, rows: AxisWeights,
         channel: Channel.Type
     ) {
         let maxValue = Float(Channel.max)
         let width = output.width
-        var ringRows = 1
-        for outputY in 0..<output.height {
-            ringRows = max(ringRows, rows.weightStart[outputY + 1] - rows.weightStart[outputY])
+        let ringRows = (0..<output.height).reduce(1) { rowsSoFar, outputY in
+            max(rowsSoFar, rows.weightStart[outputY + 1] - rows.weightStart[outputY])
         }
-        var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
-        var ringSourceRow = [Int](repeating: -1, count: ringRows)
-        var sums = [SIMD4<Float>](repeating: .zero, count: width)
-        ring.withUnsafeMutableBufferPointer { ring in
-            sums.withUnsafeMutableBufferPointer { sums in
-                for outputY in 0..<output.height {
-                    sums.update(repeating: .zero)
-                    for weightIndex in rows.weightStart[outputY]..<rows.weightStart[outputY + 1] {
-                        let rowWeight = rows.weights[weightIndex]
-                        let sourceY = rows.firstIndex[outputY] + weightIndex - rows.weightStart[outputY]
-                        let slot = sourceY % ringRows
-                        let filtered = UnsafeMutableBufferPointer(rebasing: ring[(slot * width)..<((slot + 1) * width)])
-                        if ringSourceRow[slot] != sourceY {
-                            filterRow(source, sourceY, into: filtered, columns: columns, channel: Channel.self)
-                            ringSourceRow[slot] = sourceY
+        let bandCount = min(maximumBandCount, max(1, output.height / minimumRowsPerBand))
+        let rowsPerBand = (output.height + bandCount - 1) / bandCount
+        DispatchQueue.concurrentPerform(iterations: bandCount) { band in
+            var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
+            var ringSourceRow = [Int](repeating: -1, count: ringRows)
+            var sums = [SIMD4<Float>](repeating: .zero, count: width)
+            ring.withUnsafeMutableBufferPointer { ring in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for outputY in (band * rowsPerBand)..<min(output.height, (band + 1) * rowsPerBand) {
+                        sums.update(repeating: .zero)
+                        for weightIndex in rows.weightStart[outputY]..<rows.weightStart[outputY + 1] {
+                            let rowWeight = rows.weights[weightIndex]
+                            let sourceY = rows.firstIndex[outputY] + weightIndex - rows.weightStart[outputY]
+                            let slot = sourceY % ringRows
+                            let filtered = UnsafeMutableBufferPointer(
+                                rebasing: ring[(slot * width)..<((slot + 1) * width)])
+                            if ringSourceRow[slot] != sourceY {
+                                filterRow(source, sourceY, into: filtered, columns: columns, channel: Channel.self)
+                                ringSourceRow[slot] = sourceY
+                            }
+                            for index in 0..<width { sums[index] += filtered[index] * rowWeight }
                         }
-                        for index in 0..<width { sums[index] += filtered[index] * rowWeight }
+                        write(
+                            UnsafeBufferPointer(sums),
+                            into: output.row(outputY).assumingMemoryBound(to: Channel.self), maxValue: maxValue)
                     }
-                    write(
-                        UnsafeBufferPointer(sums), into: output.row(outputY).assumingMemoryBound(to: Channel.self),
-                        maxValue: maxValue)
                 }
             }
         }
     }
+
+    /// Most bands of output rows resampled at once.
+    private static let maximumBandCount = 8
+    /// Fewest output rows in a band: smaller outputs use fewer bands.
+    private static let minimumRowsPerBand = 32
 
     /// One source row resampled horizontally: per output column, the weighted sum of
     /// (red, green, blue) × alpha and of alpha.

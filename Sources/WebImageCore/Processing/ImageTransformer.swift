@@ -1,0 +1,36 @@
+/// Turns one decoded image into another after decoding and before caching, as
+/// SDWebImage's `SDImageTransformer` does (round corners, blur, resize, ...).
+///
+/// Conforming types are immutable values: a transformer may run on any thread and on
+/// several images at once. `transform` never modifies its input (which the caller may have
+/// cached) and handles RGBA8 and RGBA16 with straight alpha; filters that mix pixels work
+/// in premultiplied space so transparent pixels never darken visible ones.
+public protocol ImageTransformer: Sendable {
+    /// Names the transformation and its parameters, for example `Blur(10)`.
+    ///
+    /// It is appended to cache keys (see ``TransformerCacheKey``), so it is stable across
+    /// runs and differs whenever the output would.
+    var transformerKey: String { get }
+
+    /// Returns the transformed pixels in the same pixel format; may return `image` itself
+    /// when the transformation changes nothing.
+    /// - Throws: ``ImageTransformError``.
+    func transform(_ image: PixelBuffer) throws(ImageTransformError) -> PixelBuffer
+}
+
+extension ImageTransformer {
+    /// Transforms a decoded image as it is shown: any orientation still pending is applied
+    /// first, so the result's orientation is `.up`. Format, source size and traits are kept.
+    /// - Throws: ``ImageTransformError``.
+    public func transform(_ image: DecodedImage) throws(ImageTransformError) -> DecodedImage {
+        let upright: PixelBuffer
+        do {
+            upright = try OrientationTransform.apply(image.orientation, to: image.pixels)
+        } catch {
+            throw ImageTransformError(.outOfMemory, "cannot orient the image before transforming it: \(error)")
+        }
+        return DecodedImage(
+            pixels: try transform(upright), format: image.format, orientation: .up,
+            sourceWidth: image.sourceWidth, sourceHeight: image.sourceHeight, traits: image.traits)
+    }
+}
