@@ -43,6 +43,12 @@ import Testing
         #expect(alpha(12, 10) > alpha(14, 10))
     }
 
+    @Test func radiusWiderThanTheImageRepeatsTheEdges() throws {
+        let image = try TestPixels.rgba8(width: 1, height: 1) { _, _ in [10, 20, 30, 40] }
+        let output = try BlurTransformer(radius: 10).transform(image)
+        #expect(output.channels(x: 0, y: 0) == [10, 20, 30, 40])
+    }
+
     @Test func zeroRadiusReturnsTheInput() throws {
         let image = try TestPixels.labelled(width: 3, height: 2)
         #expect(try BlurTransformer(radius: 0).transform(image) === image)
