@@ -29,6 +29,16 @@ import Testing
         #expect(output.channels(x: 79, y: 79) == [0, 0, 0, 0])
     }
 
+    @Test func rgba16ShapeOnTransparencyHasNoDarkFringe() throws {
+        let image = try TransformTestImages.rgba16(width: 30, height: 30) { x, y in
+            (10..<20).contains(x) && (10..<20).contains(y) ? [0, 65535, 0, 65535] : [0, 0, 0, 0]
+        }
+        let output = try BlurTransformer(radius: 1.5).transform(image)
+        let visible = TransformTestImages.visiblePixels(output)
+        #expect(visible.contains { $0.channels[3] < 32768 })
+        for pixel in visible { #expect(pixel.channels[0..<3] == [0, 65535, 0], "at \(pixel.x),\(pixel.y)") }
+    }
+
     @Test func aPointSpreadsSymmetricallyAndFallsOff() throws {
         let image = try TestPixels.rgba8(width: 21, height: 21) { x, y in
             x == 10 && y == 10 ? [255, 255, 255, 255] : [0, 0, 0, 0]
@@ -41,6 +51,12 @@ import Testing
         #expect(alpha(10, 10) > alpha(11, 10))
         #expect(alpha(11, 10) > alpha(12, 10))
         #expect(alpha(12, 10) > alpha(14, 10))
+    }
+
+    @Test func radiusWiderThanTheImageRepeatsTheEdges() throws {
+        let image = try TestPixels.rgba8(width: 1, height: 1) { _, _ in [10, 20, 30, 40] }
+        let output = try BlurTransformer(radius: 10).transform(image)
+        #expect(output.channels(x: 0, y: 0) == [10, 20, 30, 40])
     }
 
     @Test func zeroRadiusReturnsTheInput() throws {

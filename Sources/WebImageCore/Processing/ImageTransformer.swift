@@ -23,11 +23,8 @@ extension ImageTransformer {
     /// first, so the result's orientation is `.up`. Format, source size and traits are kept.
     /// - Throws: ``ImageTransformError``.
     public func transform(_ image: DecodedImage) throws(ImageTransformError) -> DecodedImage {
-        let upright: PixelBuffer
-        do {
-            upright = try OrientationTransform.apply(image.orientation, to: image.pixels)
-        } catch {
-            throw ImageTransformError(.outOfMemory, "cannot orient the image before transforming it: \(error)")
+        let upright = try TransformCanvas.allocating {
+            try OrientationTransform.apply(image.orientation, to: image.pixels)
         }
         return DecodedImage(
             pixels: try transform(upright), format: image.format, orientation: .up,

@@ -77,7 +77,7 @@ public struct RoundCornerTransformer: ImageTransformer {
     private func shape<Channel: FixedWidthInteger & UnsignedInteger>(_ buffer: PixelBuffer, channel: Channel.Type) {
         let geometry = Geometry(
             width: Double(buffer.width), height: Double(buffer.height), corners: corners,
-            radius: min(radius, Double(min(buffer.width, buffer.height)) / 2), borderWidth: borderWidth)
+            radius: min(radius, Double(min(buffer.width, buffer.height)) / 2))
         let maxValue = Float(Channel.max)
         let border = PremultipliedPixels.premultiplied(borderColor.channels(maxValue: maxValue), maxValue: maxValue)
         let borderOpacity = Float(borderColor.alpha) / 255
@@ -110,7 +110,6 @@ public struct RoundCornerTransformer: ImageTransformer {
         let height: Double
         let corners: Corners
         let radius: Double
-        let borderWidth: Double
 
         /// Distance from the point to the shape's outline, positive inside.
         func distanceInside(x: Double, y: Double) -> Double {
