@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WebImageCLISupport
 import WebImageCore
 
 /// `webimage bench transform FILE --transform SPEC`: times a transformer pipeline on the

@@ -1,3 +1,4 @@
+import WebImageCLISupport
 import WebImageCore
 
 /// Parsing of `--transform SPEC`, one built-in transformer per spec:

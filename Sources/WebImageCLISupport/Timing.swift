@@ -1,19 +1,21 @@
 /// Decode times of one benchmark side, in milliseconds.
-struct Timing {
-    private(set) var samples: [Double] = []
+public struct Timing: Sendable {
+    public private(set) var samples: [Double] = []
+
+    public init() {}
 
     /// Runs `body` once and records how long it took on the monotonic clock.
-    mutating func measure(_ body: () throws -> Void) rethrows {
+    public mutating func measure(_ body: () throws -> Void) rethrows {
         let duration = try ContinuousClock().measure(body)
         let (seconds, attoseconds) = duration.components
         samples.append(Double(seconds) * 1_000 + Double(attoseconds) / 1e15)
     }
 
     /// The fastest sample.
-    var minimum: Double { samples.min() ?? 0 }
+    public var minimum: Double { samples.min() ?? 0 }
 
     /// The middle sample (the mean of the two middle ones for an even count).
-    var median: Double {
+    public var median: Double {
         let sorted = samples.sorted()
         guard !sorted.isEmpty else { return 0 }
         let middle = sorted.count / 2
@@ -22,7 +24,7 @@ struct Timing {
 
     /// `self`'s time divided by `reference`'s, for a statistic such as ``median``.
     /// A zero reference time (below clock resolution) is treated as one nanosecond.
-    static func ratio(_ value: Double, to reference: Double) -> Double {
+    public static func ratio(_ value: Double, to reference: Double) -> Double {
         value / max(reference, 1e-6)
     }
 }

@@ -1,20 +1,21 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("webimage convert --transform")
 struct ConvertTransformTests {
     /// Runs `convert FIXTURE OUT options...` with the bundled plugins.
     private func convert(
-        _ fixture: String, to outputName: String, _ options: [String], in folder: TemporaryFolder
+        _ fixture: String, to outputName: String, _ options: [String], in folder: PluginsFolder
     ) async throws -> (result: CommandResult, output: String) {
         let output = folder.file(outputName)
         let result = try await WebImageProcess.run(
-            ["convert", BuildProducts.fixture(fixture), output] + options, plugins: folder)
+            ["convert", Fixture.path(fixture), output] + options, plugins: folder)
         return (result, output)
     }
 
     /// Width and height from `info --json` of a file.
-    private func size(of path: String, in folder: TemporaryFolder) async throws -> [Int?] {
+    private func size(of path: String, in folder: PluginsFolder) async throws -> [Int?] {
         let result = try await WebImageProcess.run(["info", path, "--json"], plugins: folder)
         let json = try result.json()
         return [json["width"] as? Int, json["height"] as? Int]
@@ -22,15 +23,14 @@ struct ConvertTransformTests {
 
     @Test("transforms apply in order and the text names the pipeline's key")
     func transformsInOrder() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(
             "png/rgba8.png", to: "out.png", ["--transform", "flip:h", "--transform", "rotate:90:fit"], in: folder)
         #expect(result.status == 0)
         #expect(result.standardError == "")
         #expect(
             result.outputLines == [
-                "\(BuildProducts.fixture("png/rgba8.png")) (png 13x7) -> \(output) (png 7x13) "
+                "\(Fixture.path("png/rgba8.png")) (png 13x7) -> \(output) (png 7x13) "
                     + "transformed by Flip(h)-Rotate(90,fit)"
             ])
         #expect(try await size(of: output, in: folder) == [7, 13])
@@ -38,8 +38,7 @@ struct ConvertTransformTests {
 
     @Test("--json reports the output size, frames and the transformer key")
     func jsonReport() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(
             "png/rgba8.png", to: "out.webp",
             ["--transform", "resize:20x10:fit", "--transform", "blur:1.5", "--json"], in: folder)
@@ -56,8 +55,7 @@ struct ConvertTransformTests {
 
     @Test("--json without transforms reports an empty key")
     func jsonWithoutTransforms() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, _) = try await convert("png/rgba8.png", to: "out.png", ["--json"], in: folder)
         #expect(result.status == 0)
         #expect(try result.json()["transformer_key"] as? String == "")
@@ -65,8 +63,7 @@ struct ConvertTransformTests {
 
     @Test("transforms run after EXIF orientation: 61x43 shown as 43x61, cropped to 43x50")
     func afterOrientation() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(
             "jpeg/orientation-6.jpg", to: "out.png", ["--transform", "crop:0,0,50,50"], in: folder)
         #expect(result.status == 0)
@@ -75,8 +72,7 @@ struct ConvertTransformTests {
 
     @Test("transforms run after --thumbnail: 13x7 becomes 8x4, cropped to 4x2")
     func afterThumbnail() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(
             "png/rgba8.png", to: "out.png", ["--thumbnail", "8x8", "--transform", "crop:0,0,4,2"], in: folder)
         #expect(result.status == 0)
@@ -85,8 +81,7 @@ struct ConvertTransformTests {
 
     @Test("an animation stays animated with every frame transformed")
     func animationFrames() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert(
             "gif/anim.gif", to: "out.gif",
             ["--transform", "resize:4x4:fill", "--transform", "rotate:90:fit", "--json"],
@@ -126,13 +121,12 @@ struct ConvertTransformTests {
             ),
             (
                 "crop:100,100,5,5",
-                "error: cannot transform '\(BuildProducts.fixture("png/rgba8.png"))' with Crop(100,100,5,5): "
+                "error: cannot transform '\(Fixture.path("png/rgba8.png"))' with Crop(100,100,5,5): "
                     + "the crop 5×5 at (100, 100) is empty on a 13×7 image"
             ),
         ])
     func badSpec(spec: String, expectedError: String) async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let (result, output) = try await convert("png/rgba8.png", to: "out.png", ["--transform", spec], in: folder)
         #expect(result.status == 1)
         #expect(result.standardOutput == "")
@@ -145,11 +139,10 @@ struct ConvertTransformTests {
 struct BenchTransformTests {
     @Test("--json reports sizes, the key and the iterations")
     func jsonReport() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
             [
-                "bench", "transform", BuildProducts.fixture("png/rgba8.png"), "--transform", "resize:6x4:fill",
+                "bench", "transform", Fixture.path("png/rgba8.png"), "--transform", "resize:6x4:fill",
                 "--transform", "blur:2", "--iterations", "3", "--json",
             ], plugins: folder)
         #expect(result.status == 0)
@@ -166,10 +159,9 @@ struct BenchTransformTests {
 
     @Test("without --transform it is an error")
     func needsATransform() async throws {
-        let folder = try PluginFolder.make()
-        defer { folder.remove() }
+        let folder = try PluginsFolder.make()
         let result = try await WebImageProcess.run(
-            ["bench", "transform", BuildProducts.fixture("png/rgba8.png")], plugins: folder)
+            ["bench", "transform", Fixture.path("png/rgba8.png")], plugins: folder)
         #expect(result.status == 1)
         #expect(result.errorLines == ["error: bench transform needs at least one --transform SPEC"])
     }
