@@ -60,9 +60,10 @@ struct BenchTransformCommand: PluginHostCommand {
         guard !transforms.isEmpty else {
             throw CLIError("bench transform needs at least one --transform SPEC")
         }
-        let pipeline = try TransformArgument.pipeline(transforms)
+        let host = pluginOptions.makeHost()
+        let pipeline = try TransformArgument.pipeline(transforms, host: host)
         let bytes = try InputFile.read(file)
-        let manager = pluginOptions.makeCodersManager()
+        let manager = host.makeCodersManager()
         let image = try manager.decode(bytes, options: DecodeOptions(pixelFormat: sixteenBit ? .rgba16 : .rgba8))
         let output = try transform(image.pixels, with: pipeline)
         var timing = Timing()

@@ -88,9 +88,10 @@ struct ConvertCommand: PluginHostCommand {
             throw CLIError("--max-pixels must be 0 or more, not \(maxPixels)")
         }
         let box = try thumbnail.map { try ThumbnailArgument.parse($0, preservesAspectRatio: !noAspect) }
-        let pipeline = try TransformArgument.pipeline(transforms)
+        let host = pluginOptions.makeHost()
+        let pipeline = try TransformArgument.pipeline(transforms, host: host)
         let bytes = try InputFile.read(input)
-        let manager = pluginOptions.makeCodersManager()
+        let manager = host.makeCodersManager()
         let outputFormat = try chooseOutputFormat(manager)
         let info = try manager.probe(bytes)
         let options = DecodeOptions(

@@ -11,8 +11,9 @@ import WebImageCore
 /// - `tint:#RRGGBB[AA]`
 /// - `blur:RADIUS` (Gaussian standard deviation in pixels)
 ///
-/// Any other `NAME[:k=v,...]` names a transformer from a plugin; none are available yet,
-/// so it is reported as unknown.
+/// Any other `NAME[:k=v,...]` names a transformer from a plugin in the search path (for
+/// example `sepia:percent=80` from the `effects` example plugin); the parameters reach the
+/// plugin as key/value strings, in order.
 enum TransformArgument {
     /// The names of the built-in transformers, in the order the help lists them.
     static let builtInNames = ["resize", "crop", "round-corner", "flip", "rotate", "tint", "blur"]
@@ -20,7 +21,7 @@ enum TransformArgument {
     /// The transformer `text` describes.
     /// - Throws: ``CLIError`` `invalid --transform '…': …` for a malformed spec or bad
     ///   parameters, and `no transformer named '…'` for an unknown name.
-    static func parse(_ text: String) throws -> any ImageTransformer {
+    static func parse(_ text: String, host: PluginHost) throws -> any ImageTransformer {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let name = parts[0]
         let arguments = Array(parts.dropFirst())
@@ -34,9 +35,14 @@ enum TransformArgument {
             case "tint": return TintTransformer(color: try RGBAColor(hex: try single(arguments, "#RRGGBB[AA]")))
             case "blur": return try BlurTransformer(radius: try number(try single(arguments, "RADIUS")))
             default:
-                throw CLIError(
-                    "no transformer named '\(name)' in --transform '\(text)'; the built-in transformers are "
-                        + builtInNames.joined(separator: ", "))
+                let pluginNames = host.transformerNames
+                guard pluginNames.contains(name) else {
+                    let fromPlugins = pluginNames.isEmpty ? "" : "; plugins make " + pluginNames.joined(separator: ", ")
+                    throw CLIError(
+                        "no transformer named '\(name)' in --transform '\(text)'; the built-in transformers are "
+                            + builtInNames.joined(separator: ", ") + fromPlugins)
+                }
+                return try host.makeTransformer(named: name, parameters: try pluginParameters(arguments))
             }
         } catch let error as ImageTransformError {
             throw CLIError("invalid --transform '\(text)': \(error.message)")
@@ -47,8 +53,19 @@ enum TransformArgument {
 
     /// A pipeline of the transformers `texts` describe, in order.
     /// - Throws: ``CLIError`` from the first spec that does not parse.
-    static func pipeline(_ texts: [String]) throws -> TransformerPipeline {
-        TransformerPipeline(try texts.map(parse))
+    static func pipeline(_ texts: [String], host: PluginHost) throws -> TransformerPipeline {
+        TransformerPipeline(try texts.map { try parse($0, host: host) })
+    }
+
+    /// The `k=v,...` of a plugin transformer's spec, in order; none when it has no arguments.
+    private static func pluginParameters(_ arguments: [String]) throws -> [(key: String, value: String)] {
+        guard let list = arguments.first else { return [] }
+        guard arguments.count == 1 else { throw SpecError(expected: "k=v,...") }
+        return try list.split(separator: ",").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty else { throw SpecError(expected: "k=v,...") }
+            return (key: String(parts[0]), value: String(parts[1]))
+        }
     }
 
     /// A spec whose arguments do not have the expected shape.

@@ -6,9 +6,10 @@ import WebImageTestSupport
 @testable import WebImageCore
 
 /// The host knows no kind: each declared kind is wrapped by the adapter given for it, and a
-/// kind is added by adding an adapter.
+/// kind is added by adding an adapter (here a stand-in for the transformer kind's, given to
+/// the host in place of the standard list).
 @Suite struct PluginKindAdapterTests {
-    /// An adapter for a kind the core does not implement yet: remembers its table and names.
+    /// A stand-in for the host's transformer adapter: remembers its table and names.
     struct TransformerTableAdapter: PluginKindAdapter {
         static var kind: PluginKind { .transformer }
         let tableAddress: UInt
@@ -25,10 +26,16 @@ import WebImageTestSupport
         }
     }
 
-    /// Any address stands in for a transformer table: only the adapter above reads it.
-    static let transformerTableAddress = UInt(
-        bitPattern: UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16))
-    var transformerTable: OpaquePointer { OpaquePointer(bitPattern: Self.transformerTableAddress)! }
+    /// Zeroed memory stands in for a transformer table: only the adapter above reads its address.
+    static let transformerTableAddress: UInt = {
+        let size = MemoryLayout<webimage_transformer>.size
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        return UInt(bitPattern: memory)
+    }()
+    var transformerTable: UnsafePointer<webimage_transformer> {
+        UnsafePointer(bitPattern: Self.transformerTableAddress)!
+    }
 
     func plugin() throws -> DiscoveredPlugin {
         let folder = try TemporaryDirectory()
@@ -45,7 +52,7 @@ import WebImageTestSupport
     }
 
     /// The plugin kit's `wiraw` coder table in a descriptor that also declares a transformer.
-    func descriptor(transformer: OpaquePointer?) -> UnsafePointer<webimage_plugin_descriptor> {
+    func descriptor(transformer: UnsafePointer<webimage_transformer>?) -> UnsafePointer<webimage_plugin_descriptor> {
         var descriptor = PluginKitRoundTripTests.descriptor.pointee
         descriptor.kinds = WEBIMAGE_KIND_CODER | WEBIMAGE_KIND_TRANSFORMER
         descriptor.transformer = transformer
@@ -64,7 +71,7 @@ import WebImageTestSupport
     }
 
     @Test func aKindWithoutAnAdapterIsListedAndTheOthersWork() throws {
-        let opened = try open(descriptor(transformer: transformerTable), adapters: PluginKindAdapters.standard)
+        let opened = try open(descriptor(transformer: transformerTable), adapters: [PluginCoder.self])
         #expect(opened.kinds == [.coder, .transformer])
         #expect(opened.kindsWithoutAdapter == [.transformer])
         #expect(opened.adapter(TransformerTableAdapter.self) == nil)
@@ -74,7 +81,7 @@ import WebImageTestSupport
     @Test func anAddedAdapterWrapsItsKind() throws {
         let opened = try open(
             descriptor(transformer: transformerTable),
-            adapters: PluginKindAdapters.standard + [TransformerTableAdapter.self])
+            adapters: [PluginCoder.self, TransformerTableAdapter.self])
         let transformer = try #require(opened.adapter(TransformerTableAdapter.self))
         #expect(transformer.tableAddress == Self.transformerTableAddress)
         #expect(transformer.names == ["invert"])
@@ -85,7 +92,7 @@ import WebImageTestSupport
     @Test func anAdaptersFaultFailsTheOpening() throws {
         let fault = try #require(throws: PluginFault.self) {
             try open(
-                descriptor(transformer: nil), adapters: PluginKindAdapters.standard + [TransformerTableAdapter.self])
+                descriptor(transformer: nil), adapters: [PluginCoder.self, TransformerTableAdapter.self])
         }
         #expect(fault.reason == .descriptorMismatch)
         #expect(fault.detail == "the transformer table is NULL")

@@ -55,11 +55,23 @@ public final class PluginsFolder: Sendable {
 
     /// Builds `Examples/ThirdPartyCoder` (the PNM coder in C) into this folder with its manifest.
     public func addThirdPartyExample() throws {
-        let example = BuildProducts.repository.appendingPathComponent("Examples/ThirdPartyCoder")
-        let sources = try FileManager.default.contentsOfDirectory(atPath: example.path)
-            .filter { $0.hasSuffix(".c") }.sorted().map { example.appendingPathComponent($0) }
-        try compile(sources, into: "libwebimage-pnm.so", extraFlags: ["-Wall", "-Wextra", "-Werror"])
+        try addExample("ThirdPartyCoder", library: "libwebimage-pnm.so", manifest: "pnm.json")
+    }
+
+    /// Builds `Examples/ThirdPartyTransformer` (grayscale, sepia and pixelate in C) into this
+    /// folder with its manifest.
+    public func addThirdPartyTransformerExample() throws {
+        try addExample("ThirdPartyTransformer", library: "libwebimage-effects.so", manifest: "effects.json")
+    }
+
+    /// Compiles every `.c` file of `Examples/<example>` into `library` with warnings as
+    /// errors, and copies its `manifest` beside it.
+    private func addExample(_ example: String, library: String, manifest: String) throws {
+        let folder = BuildProducts.repository.appendingPathComponent("Examples/\(example)")
+        let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".c") }.sorted().map { folder.appendingPathComponent($0) }
+        try compile(sources, into: library, extraFlags: ["-Wall", "-Wextra", "-Werror"])
         try FileManager.default.copyItem(
-            at: example.appendingPathComponent("pnm.json"), to: url.appendingPathComponent("pnm.json"))
+            at: folder.appendingPathComponent(manifest), to: url.appendingPathComponent(manifest))
     }
 }

@@ -326,6 +326,57 @@ typedef struct webimage_memory_cache webimage_memory_cache;
 typedef struct webimage_disk_cache webimage_disk_cache;
 typedef struct webimage_transformer webimage_transformer;
 
+/* ------------------------------------------------------------------ transformer kind */
+/** One parameter of a transformer: a key and its value, NUL-terminated UTF-8. */
+typedef struct webimage_parameter {
+    const char *_Nonnull key;
+    const char *_Nonnull value;
+} webimage_parameter;
+
+/** A transformer made by webimage_transformer.create, defined by the plugin. */
+typedef struct webimage_transformer_instance webimage_transformer_instance;
+
+/** Bits of webimage_transformer.flags. */
+/** `transform` may run on several threads at once (one instance or several); else the host serialises calls. */
+#define WEBIMAGE_TRANSFORMER_THREAD_SAFE (1u << 0)
+/** `transform` takes RGBA16 input (and returns RGBA16 for it); else the host hands it RGBA8. */
+#define WEBIMAGE_TRANSFORMER_RGBA16 (1u << 1)
+
+/**
+ * The transformer kind: turns one decoded image into another, after decoding and before
+ * caching (round corners, filters, watermarks). The host makes an instance per set of
+ * parameters and appends its key to cache keys, so a key must be stable across runs and
+ * differ whenever the output would.
+ */
+struct webimage_transformer {
+    uint32_t struct_size;
+    /** WEBIMAGE_TRANSFORMER_* bits. */
+    uint32_t flags;
+    /** The names `create` accepts; the same set as the manifest's `transformer.names`. */
+    const char *_Nonnull const *_Nonnull names;
+    uint32_t name_count;
+    uint32_t reserved;
+
+    /** Makes transformer `name` with `parameters`: INVALID_ARGUMENT with the reason for a
+     *  missing, unknown or out-of-range parameter; NOT_FOUND for a name it does not make. */
+    webimage_status (*_Nonnull create)(const char *_Nonnull name, const webimage_parameter *_Nullable parameters,
+                                       uint32_t parameter_count,
+                                       webimage_transformer_instance *_Nullable *_Nonnull instance,
+                                       webimage_error *_Nonnull error);
+
+    /** The instance's key, for example "sepia(0.80)"; valid until `destroy`. */
+    const char *_Nonnull (*_Nonnull key)(const webimage_transformer_instance *_Nonnull instance);
+
+    /** Transforms `input` into `output`: pixels from the host allocator, in the input's pixel
+     *  format, of any size. Never modifies `input`. */
+    webimage_status (*_Nonnull transform)(const webimage_transformer_instance *_Nonnull instance,
+                                          const webimage_image_view *_Nonnull input, webimage_image *_Nonnull output,
+                                          webimage_error *_Nonnull error);
+
+    /** Frees an instance; NULL is ignored. */
+    void (*_Nonnull destroy)(webimage_transformer_instance *_Nullable instance);
+};
+
 /* ------------------------------------------------------------------ descriptor */
 /** What a plugin is. Lives as long as the process (plugins are never unloaded). */
 typedef struct webimage_plugin_descriptor {

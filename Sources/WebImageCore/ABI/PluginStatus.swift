@@ -45,6 +45,26 @@ public struct PluginStatus: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension PluginStatus {
+    /// The ``ImageTransformError/Kind`` a transformer plugin's status becomes:
+    /// `INVALID_ARGUMENT` is a bad parameter, `NOT_FOUND` an unknown transformer name,
+    /// `TOO_LARGE` and `OUT_OF_MEMORY` keep their meaning, anything else is `.internalError`.
+    public var transformErrorKind: ImageTransformError.Kind {
+        switch rawValue {
+        case WEBIMAGE_STATUS_INVALID_ARGUMENT: .invalidParameter
+        case WEBIMAGE_STATUS_NOT_FOUND: .unknownTransformer
+        case WEBIMAGE_STATUS_TOO_LARGE: .tooLarge
+        case WEBIMAGE_STATUS_OUT_OF_MEMORY: .outOfMemory
+        default: .internalError
+        }
+    }
+
+    /// The transform error for this status with `message`.
+    public func transformError(_ message: String) -> ImageTransformError {
+        ImageTransformError(transformErrorKind, message)
+    }
+}
+
 extension ImageCodingError.Kind {
     /// The plugin status code a Swift coder's error of this kind crosses the ABI as.
     public var status: webimage_status {
