@@ -1,9 +1,9 @@
 #!/bin/sh
 # Installs WebImage into a temporary prefix and checks it the way a user would:
 #  - the installed webimage finds its plugins with no flag;
-#  - the third-party example builds with one cc line from `pkg-config --cflags webimage-plugin`
-#    and, copied into `pkg-config --variable=plugindir webimage-plugin`, decodes and passes
-#    `webimage plugins conform`;
+#  - the third-party examples build with one cc line each from `pkg-config --cflags webimage-plugin`
+#    and, copied into `pkg-config --variable=plugindir webimage-plugin`, work: the PNM coder
+#    decodes and passes `webimage plugins conform`, the effects transformer runs in `--transform`;
 #  - the prefix still works after it has been moved (relocatable RUNPATHs);
 #  - the installed webimage links no C image library, and `bench decode --reference` runs the
 #    installed webimage-bench (which does).
@@ -25,11 +25,16 @@ cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC $(pkg-config --cflags webima
 plugindir=$(pkg-config --variable=plugindir webimage-plugin)
 [ "$(cd "$plugindir" && pwd -P)" = "$(cd "$work/prefix/lib/webimage/plugins" && pwd -P)" ] || fail "plugindir is $plugindir"
 cp "$work/libwebimage-pnm.so" pnm.json "$plugindir/"
+cd "$repository/Examples/ThirdPartyTransformer"
+cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC $(pkg-config --cflags webimage-plugin) \
+  -o "$work/libwebimage-effects.so" effects_plugin.c effects_parameters.c effects_pixels.c \
+  || fail "building the transformer example"
+cp "$work/libwebimage-effects.so" effects.json "$plugindir/"
 
 mv "$work/prefix" "$work/moved"
 webimage="$work/moved/bin/webimage"
 "$webimage" plugins verify >"$work/verify.txt" 2>&1 || { cat "$work/verify.txt" >&2; fail "plugins verify"; }
-for plugin in png jpeg pnm; do
+for plugin in png jpeg pnm effects; do
   grep -q "$plugin" "$work/verify.txt" || fail "plugins verify does not mention $plugin"
 done
 
@@ -41,6 +46,9 @@ printf 'P6\n2 1\n255\n\377\000\000\000\000\377' >"$work/red-blue.ppm"
 "$webimage" convert "$repository/Tests/Fixtures/jpeg/orientation-6.jpg" "$work/upright.png" --thumbnail 20x20 >/dev/null \
   || fail "convert jpeg -> png thumbnail"
 "$webimage" info "$work/upright.png" --json | grep -q '"height" *: *20' || fail "thumbnail size"
+"$webimage" convert "$work/red-blue.ppm" "$work/sepia.png" --transform sepia:percent=80 --json >"$work/sepia.json" \
+  || fail "convert --transform sepia:percent=80 through the example transformer"
+grep -q '"transformer_key" *: *"effects.sepia(80)"' "$work/sepia.json" || fail "the example transformer's key"
 if ldd "$webimage" "$webimage-bench" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then
   fail "unresolved libraries"
 fi
@@ -52,4 +60,4 @@ if ! grep -q '"reference_min_ms"' "$work/bench.json"; then
   cat "$work/bench.json" >&2
   fail "bench decode --reference has no reference times"
 fi
-echo "check-install: ok (installed, relocated, example plugin built with pkg-config and used, webimage free of C image libraries, reference bench from the prefix)"
+echo "check-install: ok (installed, relocated, example plugins built with pkg-config and used, webimage free of C image libraries, reference bench from the prefix)"
