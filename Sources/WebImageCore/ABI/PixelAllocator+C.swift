@@ -6,23 +6,30 @@ extension PixelAllocator {
     public func withCAllocator<Result, Failure: Error>(
         _ body: (webimage_allocator) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let box = Box(self)
-        defer { withExtendedLifetime(box) {} }
-        let allocator = webimage_allocator(
-            context: Unmanaged.passUnretained(box).toOpaque(),
+        let forwarder = CAllocatorForwarder(self)
+        return try withExtendedLifetime(forwarder) { () throws(Failure) -> Result in try body(forwarder.cAllocator) }
+    }
+}
+
+/// A C allocate/deallocate pair whose context is this object: valid while it lives.
+final class CAllocatorForwarder {
+    let allocator: PixelAllocator
+
+    init(_ allocator: PixelAllocator) {
+        self.allocator = allocator
+    }
+
+    /// The pair, forwarding to ``allocator``; do not use it after this object is released.
+    var cAllocator: webimage_allocator {
+        webimage_allocator(
+            context: Unmanaged.passUnretained(self).toOpaque(),
             allocate: { context, size, alignment in
-                Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue().allocator.allocate(size, alignment)
+                Unmanaged<CAllocatorForwarder>.fromOpaque(context!).takeUnretainedValue().allocator.allocate(
+                    size, alignment)
             },
             deallocate: { context, pointer in
                 guard let pointer else { return }
-                Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue().allocator.deallocate(pointer)
+                Unmanaged<CAllocatorForwarder>.fromOpaque(context!).takeUnretainedValue().allocator.deallocate(pointer)
             })
-        return try body(allocator)
-    }
-
-    /// Holds the allocator for the C functions' context.
-    private final class Box {
-        let allocator: PixelAllocator
-        init(_ allocator: PixelAllocator) { self.allocator = allocator }
     }
 }
