@@ -44,7 +44,7 @@ import WebImageTestSupport
         #expect(encoded == (try coder.encode(pixels, request: EncodeRequest(format: "png"))))
     }
 
-    @Test("an APNG is copied once into the request's allocator")
+    @Test("an APNG is written straight into the request's allocator: the same bytes, no other block left")
     func animationsEndInTheRequestsAllocator() throws {
         let frames = [AnimationFrame(image: try decodeFixture("rgba8").pixels, durationMilliseconds: 40)]
         let recorder = RecordingAllocator()

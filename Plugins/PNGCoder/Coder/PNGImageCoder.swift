@@ -67,13 +67,12 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// An APNG of `frames` (one size for all), with their durations and `request.loopCount`.
-    /// The file is assembled in an array and copied once into memory from `request.allocator`.
+    /// The file is written straight into memory from `request.allocator`.
     public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the PNG coder cannot encode '\(request.format)'")
         }
-        let file = try APNGWriter(coder: self).write(frames, loopCount: request.loopCount)
-        return try EncodedImageData(copying: file, allocator: request.allocator)
+        return try APNGWriter(coder: self).write(frames, loopCount: request.loopCount, allocator: request.allocator)
     }
 
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
