@@ -39,9 +39,11 @@ enum CoderTableFunctions {
             UnsafeMutablePointer<webimage_buffer>, UnsafeMutablePointer<webimage_error>
         ) -> webimage_status = { view, options, output, error in
             reportingErrors(error) {
-                let coder = ExportedCoder.installed.coder
+                let exported = ExportedCoder.installed
+                let coder = exported.coder
                 let pixels = try PixelBuffer(borrowing: view.pointee)
-                let bytes = try coder.encode(pixels, request: EncodeRequest(options, formats: coder.formats))
+                let bytes = try coder.encode(
+                    pixels, request: EncodeRequest(options, formats: coder.formats, allocator: exported.allocator))
                 try handOver(bytes, to: output)
             }
         }
@@ -52,7 +54,8 @@ enum CoderTableFunctions {
             UnsafeMutablePointer<webimage_buffer>, UnsafeMutablePointer<webimage_error>
         ) -> webimage_status = { frames, count, options, output, error in
             reportingErrors(error) {
-                guard let coder = ExportedCoder.installed.coder as? any AnimatedImageCoder else {
+                let exported = ExportedCoder.installed
+                guard let coder = exported.coder as? any AnimatedImageCoder else {
                     throw ImageCodingError(.unsupportedOperation, "this coder cannot encode animations")
                 }
                 let animation = try (0..<Int(count)).map {
@@ -61,7 +64,7 @@ enum CoderTableFunctions {
                         durationMilliseconds: Int(frames[$0].duration_ms))
                 }
                 let bytes = try coder.encodeAnimation(
-                    animation, request: EncodeRequest(options, formats: coder.formats))
+                    animation, request: EncodeRequest(options, formats: coder.formats, allocator: exported.allocator))
                 try handOver(bytes, to: output)
             }
         }

@@ -43,9 +43,15 @@ func reportingErrors(_ error: UnsafeMutablePointer<webimage_error>, _ body: () t
     }
 }
 
-/// Hands encoded bytes to the host in memory from the host allocator.
+/// Hands encoded bytes to the host: without a copy when the coder wrote them into memory
+/// from the host's allocator, else as one copy into it.
 func handOver(_ bytes: EncodedImageData, to output: UnsafeMutablePointer<webimage_buffer>) throws {
-    guard let memory = ExportedCoder.installed.allocator.allocate(max(bytes.count, 1), 16) else {
+    let allocator = ExportedCoder.installed.allocator
+    if let memory = bytes.detach(ifAllocatedBy: allocator) {
+        output.pointee = webimage_buffer(bytes: memory.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        return
+    }
+    guard let memory = allocator.allocate(max(bytes.count, 1), 16) else {
         throw ImageCodingError(.outOfMemory, "could not allocate \(bytes.count) bytes for the encoded image")
     }
     bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }

@@ -1,5 +1,6 @@
 import GIFCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
 
 @Suite struct GIFEncodeTests {
@@ -65,5 +66,19 @@ import WebImageCore
                 request: EncodeRequest(format: "gif"))
         }
         #expect(error.kind == .invalidArgument)
+    }
+
+    @Test(
+        "giflib writes stills and animations straight into the request's allocator: the same bytes, no other block left",
+        arguments: [1, 3])
+    func writesIntoTheRequestsAllocator(frameCount: Int) throws {
+        let frames = try (0..<frameCount).map {
+            AnimationFrame(image: try frame(UInt8(60 * $0)), durationMilliseconds: 50)
+        }
+        let recorder = RecordingAllocator()
+        let encoded = try coder.encodeAnimation(
+            frames, request: EncodeRequest(format: "gif", allocator: recorder.allocator))
+        #expect(recorder.holdsOnly(encoded))
+        #expect(encoded == (try coder.encodeAnimation(frames, request: EncodeRequest(format: "gif"))))
     }
 }

@@ -1,5 +1,6 @@
 import HEIFCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
 import WebImageTestSupport
 
@@ -63,5 +64,17 @@ import WebImageTestSupport
             try coder.encode(try Fixture.decode("rgb.heic").pixels, request: EncodeRequest(format: "png"))
         }
         #expect(error == ImageCodingError(.invalidArgument, "the HEIF coder cannot encode 'png'"))
+    }
+
+    @Test(
+        "libheif writes the file straight into the request's allocator, in one block",
+        arguments: ["heic", "avif"])
+    func writesIntoTheRequestsAllocator(format: String) throws {
+        let source = try Fixture.decode("rgb.heic").pixels
+        let recorder = RecordingAllocator()
+        let encoded = try coder.encode(source, request: EncodeRequest(format: format, allocator: recorder.allocator))
+        #expect(recorder.holdsOnly(encoded))
+        #expect(recorder.allocationCount == 1)
+        #expect(encoded.withUnsafeBytes { coder.canDecode($0) })
     }
 }

@@ -1,5 +1,6 @@
 import JPEGCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
 
 @Suite struct JPEGEncodeTests {
@@ -57,5 +58,14 @@ import WebImageCore
         let decoded = try encoded.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }
         let pixel = decoded.pixels.channels(x: 4, y: 4)
         #expect(abs(pixel[0] - 255) <= 2 && abs(pixel[1] - 128) <= 2 && pixel[2] <= 2)
+    }
+
+    @Test("libjpeg's destination is the request's allocator: the same bytes, no other block left")
+    func writesIntoTheRequestsAllocator() throws {
+        let pixels = try pattern(alpha: 200)
+        let recorder = RecordingAllocator()
+        let encoded = try coder.encode(pixels, request: EncodeRequest(format: "jpeg", allocator: recorder.allocator))
+        #expect(recorder.holdsOnly(encoded))
+        #expect(encoded == (try coder.encode(pixels, request: EncodeRequest(format: "jpeg"))))
     }
 }

@@ -1,5 +1,6 @@
 import PNGCoder
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
 import WebImageTestSupport
 
@@ -32,5 +33,24 @@ import WebImageTestSupport
             try coder.encode(try decodeFixture("rgb8").pixels, request: EncodeRequest(format: "jpeg"))
         }
         #expect(error.kind == .invalidArgument)
+    }
+
+    @Test("libpng writes the file straight into the request's allocator: the same bytes, no other block left")
+    func writesIntoTheRequestsAllocator() throws {
+        let pixels = try decodeFixture("rgba8").pixels
+        let recorder = RecordingAllocator()
+        let encoded = try coder.encode(pixels, request: EncodeRequest(format: "png", allocator: recorder.allocator))
+        #expect(recorder.holdsOnly(encoded))
+        #expect(encoded == (try coder.encode(pixels, request: EncodeRequest(format: "png"))))
+    }
+
+    @Test("an APNG is written straight into the request's allocator: the same bytes, no other block left")
+    func animationsEndInTheRequestsAllocator() throws {
+        let frames = [AnimationFrame(image: try decodeFixture("rgba8").pixels, durationMilliseconds: 40)]
+        let recorder = RecordingAllocator()
+        let encoded = try coder.encodeAnimation(
+            frames, request: EncodeRequest(format: "png", allocator: recorder.allocator))
+        #expect(recorder.holdsOnly(encoded))
+        #expect(encoded == (try coder.encodeAnimation(frames, request: EncodeRequest(format: "png"))))
     }
 }

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
 
 @Suite struct EncodedImageDataTests {
@@ -34,5 +35,43 @@ import WebImageCore
         #expect(try EncodedImageData(copying: [1, 2, 3]) == (try EncodedImageData(copying: [1, 2, 3])))
         #expect(try EncodedImageData(copying: [1, 2, 3]) != (try EncodedImageData(copying: [1, 2])))
         #expect(try EncodedImageData(copying: []).isEmpty)
+    }
+
+    @Test("memory from a known allocator is detached for that allocator only, and then not freed")
+    func detachingForTheOwningAllocator() throws {
+        let owner = RecordingAllocator()
+        let stranger = RecordingAllocator()
+        var address: UnsafeMutableRawPointer?
+        do {
+            let data = try EncodedImageData(copying: [1, 2, 3], allocator: owner.allocator)
+            #expect(data.isAllocated(by: owner.allocator))
+            #expect(!data.isAllocated(by: stranger.allocator))
+            #expect(!data.isAllocated(by: .system))
+            #expect(data.detach(ifAllocatedBy: stranger.allocator) == nil)
+            address = data.detach(ifAllocatedBy: owner.allocator)
+            #expect(address == data.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) })
+        }
+        let detached = try #require(address)
+        #expect(owner.liveBlocks == [UInt(bitPattern: detached)])
+        owner.allocator.deallocate(detached)
+        #expect(owner.liveBlocks.isEmpty)
+    }
+
+    @Test("memory with only a deallocator belongs to no allocator and is never detached")
+    func takenMemoryIsNotDetached() {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        let data = EncodedImageData(taking: memory, count: 1) { $0.deallocate() }
+        #expect(!data.isAllocated(by: .system))
+        #expect(data.detach(ifAllocatedBy: .system) == nil)
+    }
+
+    @Test("an allocator equals its copies and no separately made allocator")
+    func allocatorIdentity() {
+        let copy = PixelAllocator.system
+        #expect(copy == PixelAllocator.system)
+        let made = PixelAllocator(
+            allocate: PixelAllocator.system.allocate, deallocate: PixelAllocator.system.deallocate)
+        #expect(made != PixelAllocator.system)
+        #expect(made == made)
     }
 }

@@ -122,7 +122,7 @@ struct TestRawCoder: ProgressiveImageCoder, AnimatedImageCoder {
             bytes += [UInt8(frame.durationMilliseconds & 0xFF), UInt8(frame.durationMilliseconds >> 8)]
         }
         for frame in frames { bytes += frame.image.packedBytes() }
-        return try EncodedImageData(copying: bytes)
+        return try EncodedImageData(copying: bytes, allocator: request.allocator)
     }
 
     func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {

@@ -1,4 +1,5 @@
 import Testing
+import WebImageCoderVerifier
 import WebImageCore
 import WebPCoder
 
@@ -93,5 +94,27 @@ import WebPCoder
             try coder.encode(try Pattern.buffer(Pattern.rgb), request: EncodeRequest(format: "png"))
         }
         #expect(error == ImageCodingError(.invalidArgument, "the WebP coder cannot encode 'png'"))
+    }
+
+    @Test(
+        "libwebp writes stills straight into the request's allocator: the same bytes, no other block left",
+        arguments: [false, true])
+    func stillsAreWrittenIntoTheRequestsAllocator(lossless: Bool) throws {
+        let source = try Pattern.buffer(Pattern.rgba)
+        let recorder = RecordingAllocator()
+        let encoded = try coder.encode(
+            source, request: EncodeRequest(format: "webp", lossless: lossless, allocator: recorder.allocator))
+        #expect(recorder.holdsOnly(encoded))
+        #expect(encoded == (try coder.encode(source, request: EncodeRequest(format: "webp", lossless: lossless))))
+    }
+
+    @Test("an animation stays in the buffer WebPAnimEncoderAssemble returns: nothing is allocated from the request")
+    func animationsKeepLibwebpsBuffer() throws {
+        let frames = [AnimationFrame(image: try Pattern.buffer(Pattern.rgba), durationMilliseconds: 40)]
+        let recorder = RecordingAllocator()
+        let encoded = try coder.encodeAnimation(
+            frames, request: EncodeRequest(format: "webp", allocator: recorder.allocator))
+        #expect(!encoded.isAllocated(by: recorder.allocator))
+        #expect(recorder.allocationCount == 0)
     }
 }

@@ -57,16 +57,13 @@ public struct GIFImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
                 pixels: image.baseAddress, stride: image.bytesPerRow,
                 duration_ms: UInt32(clamping: max(0, frame.durationMilliseconds)))
         }
-        var output = gif_shim_output()
-        try withExtendedLifetime(images) {
-            try ShimCall.gif.run {
+        return try withExtendedLifetime(images) {
+            try ShimCall.gif.encode(into: request.allocator) { output, error in
                 gif_shim_encode(
                     &shimFrames, UInt32(shimFrames.count), UInt32(first.image.width), UInt32(first.image.height),
-                    UInt32(clamping: max(0, request.loopCount)), &output, &$0)
+                    UInt32(clamping: max(0, request.loopCount)), &output, &error)
             }
         }
-        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "giflib wrote no bytes") }
-        return EncodedImageData(taking: bytes, count: output.size, deallocate: { gif_shim_free($0) })
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {

@@ -5,27 +5,9 @@
 
 #include "gif_shim_internal.h"
 
-/** A growing output buffer for giflib's write callback. */
-typedef struct memory_sink {
-    uint8_t *bytes;
-    size_t size;
-    size_t capacity;
-} memory_sink;
-
 static int write_to_memory(GifFileType *gif, const GifByteType *data, int length) {
-    memory_sink *sink = gif->UserData;
-    size_t count = (size_t)length;
-    if (count > sink->capacity - sink->size) {
-        size_t capacity = sink->capacity < 4096 ? 4096 : sink->capacity;
-        while (count > capacity - sink->size) capacity *= 2;
-        uint8_t *grown = realloc(sink->bytes, capacity);
-        if (grown == NULL) return 0;
-        sink->bytes = grown;
-        sink->capacity = capacity;
-    }
-    memcpy(sink->bytes + sink->size, data, count);
-    sink->size += count;
-    return length;
+    webimage_output_buffer *output = gif->UserData;
+    return length >= 0 && webimage_output_buffer_append(output, data, (size_t)length) ? length : 0;
 }
 
 /** Planes and indices for quantising one frame. */
@@ -79,9 +61,7 @@ static int put_loop_extension(GifFileType *gif, uint32_t loop_count) {
 }
 
 webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, uint32_t width, uint32_t height,
-                                uint32_t loop_count, gif_shim_output *output, webimage_error *error) {
-    output->bytes = NULL;
-    output->size = 0;
+                                uint32_t loop_count, webimage_output_buffer *output, webimage_error *error) {
     if (count == 0 || width == 0 || height == 0 || width > 65535 || height > 65535) {
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT,
                              "GIF needs 1...65535 pixels per side and a frame");
@@ -89,7 +69,6 @@ webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, ui
     size_t pixels = (size_t)width * height;
     frame_planes planes = {malloc(pixels), malloc(pixels), malloc(pixels), malloc(pixels)};
     ColorMapObject *colors = GifMakeMapObject(256, NULL);
-    memory_sink sink = {0};
     int code = 0;
     GifFileType *gif = NULL;
     webimage_status status = WEBIMAGE_STATUS_OK;
@@ -97,7 +76,7 @@ webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, ui
         status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         goto done;
     }
-    gif = EGifOpen(&sink, write_to_memory, &code);
+    gif = EGifOpen(output, write_to_memory, &code);
     if (gif == NULL) {
         status = gif_shim_giflib_error(error, code, 0, "starting the encoder");
         goto done;
@@ -144,13 +123,6 @@ done:
     free(planes.green);
     free(planes.blue);
     free(planes.indices);
-    if (status != WEBIMAGE_STATUS_OK) {
-        free(sink.bytes);
-        return status;
-    }
-    output->bytes = sink.bytes;
-    output->size = sink.size;
-    return WEBIMAGE_STATUS_OK;
+    if (status != WEBIMAGE_STATUS_OK) webimage_output_buffer_discard(output);
+    return status;
 }
-
-void gif_shim_free(void *pointer) { free(pointer); }

@@ -73,7 +73,8 @@ public struct HEIFImageCoder: ImageCoder {
 
     /// Encodes `heic` (x265) or `avif` (aom). Quality 0...1 maps to libheif's 0...100;
     /// `lossless` writes 4:4:4 with the identity (RGB) matrix; alpha is stored only when some
-    /// pixel is not opaque; RGBA16 input is stored with 10-bit samples.
+    /// pixel is not opaque; RGBA16 input is stored with 10-bit samples. libheif writes the file
+    /// straight into memory from `request.allocator`.
     public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
         guard request.format == Self.heic.name || request.format == Self.avif.name else {
             throw ImageCodingError(.invalidArgument, "the HEIF coder cannot encode '\(request.format)'")
@@ -82,14 +83,11 @@ public struct HEIFImageCoder: ImageCoder {
             av1: request.format == Self.avif.name ? 1 : 0,
             quality: Int32((min(max(request.quality, 0), 1) * 100).rounded()),
             lossless: request.lossless ? 1 : 0, keep_alpha: image.hasTranslucentPixels ? 1 : 0)
-        var output = heif_shim_output()
-        try ShimCall.heif.run {
+        return try ShimCall.heif.encode(into: request.allocator) { output, error in
             heif_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16, options, &output, &$0)
+                image.format == .rgba16, options, &output, &error)
         }
-        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libheif wrote no bytes") }
-        return EncodedImageData(taking: bytes, count: output.size, deallocate: { heif_shim_free($0) })
     }
 
     /// libheif's per-side limit while probing: no pixels are allocated then.

@@ -65,5 +65,3 @@ static void initialize_once(void) {
 }
 
 void heif_shim_initialize(void) { pthread_once(&initialization, initialize_once); }
-
-void heif_shim_free(void *pointer) { free(pointer); }

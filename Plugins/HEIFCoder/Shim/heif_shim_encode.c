@@ -6,23 +6,12 @@
 /** Bits per sample written for 16-bit input (what heif-enc uses for 16-bit PNGs). */
 enum { deep_bits = 10 };
 
-typedef struct growing_buffer {
-    uint8_t *bytes;
-    size_t size;
-    int failed;
-} growing_buffer;
-
+/** libheif's writer callback: appends to the webimage_output_buffer in `user`. */
 static struct heif_error write_bytes(struct heif_context *context, const void *data, size_t size, void *user) {
     (void)context;
-    growing_buffer *buffer = user;
-    uint8_t *grown = realloc(buffer->bytes, buffer->size + size);
-    if (!grown) {
-        buffer->failed = 1;
+    if (!webimage_output_buffer_append(user, data, size)) {
         return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
     }
-    memcpy(grown + buffer->size, data, size);
-    buffer->bytes = grown;
-    buffer->size += size;
     return (struct heif_error){heif_error_Ok, heif_suberror_Unspecified, "Success"};
 }
 
@@ -98,9 +87,8 @@ static webimage_status configure(struct heif_encoder *encoder, heif_shim_encode_
 }
 
 webimage_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, bool sixteen_bit,
-                                 heif_shim_encode_options options, heif_shim_output *output, webimage_error *error) {
-    output->bytes = NULL;
-    output->size = 0;
+                                 heif_shim_encode_options options, webimage_output_buffer *output,
+                                 webimage_error *error) {
     heif_shim_initialize();
     if (width == 0 || height == 0 || width > HEIF_SHIM_HEVC_MAX_SIDE || height > HEIF_SHIM_HEVC_MAX_SIDE) {
         return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "cannot encode a %u×%u image", width, height);
@@ -113,7 +101,6 @@ webimage_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t he
     if (!context) return webimage_failf(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "libheif could not allocate a context");
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
-    growing_buffer buffer = {NULL, 0, 0};
     webimage_status status = WEBIMAGE_STATUS_OK;
     struct heif_error failure = heif_context_get_encoder_for_format(
         context, options.av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder);
@@ -142,17 +129,10 @@ webimage_status heif_shim_encode(const void *pixels, uint32_t width, uint32_t he
         goto done;
     }
     struct heif_writer writer = {.writer_api_version = 1, .write = write_bytes};
-    failure = heif_context_write(context, &writer, &buffer);
-    if (failure.code || buffer.failed) {
-        status = heif_shim_fail_heif(error, failure, "cannot write the file");
-        if (buffer.failed) status = WEBIMAGE_STATUS_OUT_OF_MEMORY;
-        goto done;
-    }
-    output->bytes = buffer.bytes;
-    output->size = buffer.size;
-    buffer.bytes = NULL;
+    failure = heif_context_write(context, &writer, output);
+    if (failure.code) status = heif_shim_fail_heif(error, failure, "cannot write the file");
 done:
-    free(buffer.bytes);
+    if (status != WEBIMAGE_STATUS_OK) webimage_output_buffer_discard(output);
     if (image) heif_image_release(image);
     if (encoder) heif_encoder_release(encoder);
     heif_context_free(context);

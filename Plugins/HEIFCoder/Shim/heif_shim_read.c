@@ -136,10 +136,6 @@ bool heif_shim_use_thumbnail(heif_shim_reader *reader, uint32_t box_width, uint3
     return 1;
 }
 
-static int exceeds(uint64_t width, uint64_t height, uint64_t max_pixel_count) {
-    return max_pixel_count > 0 && width * height > max_pixel_count;
-}
-
 /** libheif's RGBA (or RRGGBBAA) interleaved decode, with its own colour conversion. */
 static struct heif_error decode_interleaved(const struct heif_image_handle *handle, int deep,
                                             struct heif_image **image) {
@@ -222,10 +218,9 @@ webimage_status heif_shim_decode(heif_shim_reader *reader, bool sixteen_bit, uin
     webimage_status limit =
         webimage_check_pixel_limit((uint32_t)shown_width, (uint32_t)shown_height, max_pixel_count, error);
     if (limit != WEBIMAGE_STATUS_OK) return limit;
-    if (ispe_width > 0 && ispe_height > 0 && exceeds((uint64_t)ispe_width, (uint64_t)ispe_height, max_pixel_count)) {
-        return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
-                              "image too large: %d×%d coded pixels exceed the limit of %llu pixels", ispe_width,
-                              ispe_height, (unsigned long long)max_pixel_count);
+    if (ispe_width > 0 && ispe_height > 0) {
+        limit = webimage_check_pixel_limit((uint32_t)ispe_width, (uint32_t)ispe_height, max_pixel_count, error);
+        if (limit != WEBIMAGE_STATUS_OK) return limit;
     }
     uint64_t canvas_width = 0, canvas_height = 0;
     if (heif_shim_derived_canvas_too_large(reader->bytes, reader->size, max_pixel_count, &canvas_width,

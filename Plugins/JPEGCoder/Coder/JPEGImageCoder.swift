@@ -60,14 +60,11 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
             throw ImageCodingError(.invalidArgument, "the JPEG coder cannot encode '\(request.format)'")
         }
         let quality = Int32((min(max(request.quality, 0), 1) * 100).rounded())
-        var output = jpeg_shim_output()
-        try ShimCall.jpeg.run {
+        return try ShimCall.jpeg.encode(into: request.allocator) { output, error in
             jpeg_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16, max(1, quality), request.backgroundColor, &output, &$0)
+                image.format == .rgba16, max(1, quality), request.backgroundColor, &output, &error)
         }
-        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libjpeg wrote no bytes") }
-        return EncodedImageData(taking: bytes, count: output.size, deallocate: { jpeg_shim_free($0) })
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {

@@ -22,11 +22,42 @@ static void flatten_row(const uint8_t *source, uint32_t width, int sixteen_bit, 
     }
 }
 
+/** A libjpeg destination manager that writes into a webimage_output_buffer. */
+typedef struct buffer_destination {
+    struct jpeg_destination_mgr manager;
+    webimage_output_buffer *output;
+} buffer_destination;
+
+/** Makes room for at least one more byte and points libjpeg at the free space; errors out when full. */
+static void offer_free_space(j_compress_ptr info) {
+    buffer_destination *destination = (buffer_destination *)(void *)info->dest;
+    webimage_output_buffer *output = destination->output;
+    if (!webimage_output_buffer_reserve(output, 1)) {
+        ((jpeg_shim_error_manager *)(void *)info->err)->forced_status = WEBIMAGE_STATUS_OUT_OF_MEMORY;
+        ERREXIT1(info, JERR_OUT_OF_MEMORY, 0);
+    }
+    destination->manager.next_output_byte = output->bytes + output->size;
+    destination->manager.free_in_buffer = output->capacity - output->size;
+}
+
+static void init_destination(j_compress_ptr info) { offer_free_space(info); }
+
+/** Called when libjpeg filled all the free space: the whole block now holds output. */
+static boolean empty_output_buffer(j_compress_ptr info) {
+    buffer_destination *destination = (buffer_destination *)(void *)info->dest;
+    destination->output->size = destination->output->capacity;
+    offer_free_space(info);
+    return TRUE;
+}
+
+static void term_destination(j_compress_ptr info) {
+    buffer_destination *destination = (buffer_destination *)(void *)info->dest;
+    destination->output->size = destination->output->capacity - destination->manager.free_in_buffer;
+}
+
 webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, bool sixteen_bit,
-                                 int quality, uint32_t background_rgba, jpeg_shim_output *output,
+                                 int quality, uint32_t background_rgba, webimage_output_buffer *output,
                                  webimage_error *error) {
-    output->bytes = NULL;
-    output->size = 0;
     if (width == 0 || height == 0 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "JPEG sides must be 1...65500 pixels");
     }
@@ -34,20 +65,23 @@ webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t he
                              (uint8_t)(background_rgba >> 8)};
     struct jpeg_compress_struct info;
     jpeg_shim_error_manager errors;
-    /* libjpeg writes these through their addresses, so they stay valid after a longjmp. */
-    unsigned char *destination = NULL;
-    unsigned long size = 0;
+    buffer_destination destination = {
+        .manager = {.init_destination = init_destination,
+                    .empty_output_buffer = empty_output_buffer,
+                    .term_destination = term_destination},
+        .output = output,
+    };
     uint8_t *volatile row = malloc((size_t)width * 3);
     if (row == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     jpeg_shim_use_error_manager((j_common_ptr)&info, &errors);
     if (setjmp(errors.jump)) {
         jpeg_destroy_compress(&info);
         free(row);
-        free(destination);
+        webimage_output_buffer_discard(output);
         return jpeg_shim_caught(&errors, error);
     }
     jpeg_create_compress(&info);
-    jpeg_mem_dest(&info, &destination, &size);
+    info.dest = &destination.manager;
     info.image_width = width;
     info.image_height = height;
     info.input_components = 3;
@@ -63,9 +97,5 @@ webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t he
     jpeg_finish_compress(&info);
     jpeg_destroy_compress(&info);
     free(row);
-    output->bytes = destination;
-    output->size = size;
     return WEBIMAGE_STATUS_OK;
 }
-
-void jpeg_shim_free(void *pointer) { free(pointer); }

@@ -8,7 +8,8 @@ import WebImageCore
 struct APNGWriter {
     let coder: PNGImageCoder
 
-    func write(_ frames: [AnimationFrame], loopCount: Int) throws -> [UInt8] {
+    /// The APNG of `frames`, written straight into memory from `allocator`.
+    func write(_ frames: [AnimationFrame], loopCount: Int, allocator: PixelAllocator) throws -> EncodedImageData {
         guard let first = frames.first else { throw ImageCodingError(.invalidArgument, "no frames to encode") }
         guard frames.allSatisfy({ $0.image.width == first.image.width && $0.image.height == first.image.height })
         else { throw ImageCodingError(.invalidArgument, "every frame of an APNG must have the same size") }
@@ -16,27 +17,30 @@ struct APNGWriter {
             throw ImageCodingError(.invalidArgument, "every frame of an APNG must have the same pixel format")
         }
         let keepsAlpha = frames.contains { $0.image.hasTranslucentPixels }
-        var output: [UInt8] = []
+        let output = EncodedImageWriter(allocator: allocator)
         var sequence = 0
         for (index, frame) in frames.enumerated() {
             let png = try coder.encodePNG(frame.image, keepsAlpha: keepsAlpha)
             let chunks = PNGChunks(png)
             if index == 0 {
-                output = Array(png.prefix(8)) + chunks.raw("IHDR")
-                output += Self.chunk("acTL", Self.bigEndian(frames.count) + Self.bigEndian(max(0, loopCount)))
+                try output.append(png.prefix(8))
+                try output.append(chunks.raw("IHDR"))
+                try Self.writeChunk(
+                    "acTL", [Self.bigEndian(frames.count), Self.bigEndian(max(0, loopCount))], to: output)
             }
-            output += Self.chunk("fcTL", Self.bigEndian(sequence) + frameControl(frame))
+            try Self.writeChunk("fcTL", [Self.bigEndian(sequence), frameControl(frame)], to: output)
             sequence += 1
             for data in chunks.payloads("IDAT") {
                 if index == 0 {
-                    output += Self.chunk("IDAT", data)
+                    try Self.writeChunk("IDAT", [data], to: output)
                 } else {
-                    output += Self.chunk("fdAT", Self.bigEndian(sequence) + data)
+                    try Self.writeChunk("fdAT", [Self.bigEndian(sequence), data], to: output)
                     sequence += 1
                 }
             }
         }
-        return output + Self.chunk("IEND", [])
+        try Self.writeChunk("IEND", [], to: output)
+        return try output.finish()
     }
 
     /// The fcTL fields after the sequence number: whole canvas, delay in milliseconds,
@@ -47,6 +51,20 @@ struct APNGWriter {
             + Self.bigEndian(0) + [UInt8(delay >> 8), UInt8(delay & 0xFF), 0x03, 0xE8, 1, 0]
     }
 
+    /// Writes a chunk whose payload is `payload`'s parts one after the other, with its CRC.
+    static func writeChunk(_ type: String, _ payload: [[UInt8]], to output: EncodedImageWriter) throws {
+        let typeBytes = Array(type.utf8)
+        var crc = typeBytes.withUnsafeBufferPointer { png_shim_crc32(0, $0.baseAddress!, $0.count) }
+        try output.append(bigEndian(payload.reduce(0) { $0 + $1.count }))
+        try output.append(typeBytes)
+        for part in payload where !part.isEmpty {
+            try output.append(part)
+            crc = part.withUnsafeBufferPointer { png_shim_crc32(crc, $0.baseAddress!, $0.count) }
+        }
+        try output.append(bigEndian(Int(crc)))
+    }
+
+    /// A chunk as bytes: length, type, `payload`, CRC.
     static func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + payload
         let crc = body.withUnsafeBufferPointer { png_shim_crc32(0, $0.baseAddress!, $0.count) }

@@ -67,11 +67,12 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// An APNG of `frames` (one size for all), with their durations and `request.loopCount`.
+    /// The file is written straight into memory from `request.allocator`.
     public func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the PNG coder cannot encode '\(request.format)'")
         }
-        return try EncodedImageData(copying: try APNGWriter(coder: self).write(frames, loopCount: request.loopCount))
+        return try APNGWriter(coder: self).write(frames, loopCount: request.loopCount, allocator: request.allocator)
     }
 
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
@@ -119,24 +120,22 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the PNG coder cannot encode '\(request.format)'")
         }
-        return try encodedPNG(image, keepsAlpha: image.hasTranslucentPixels)
+        return try encodedPNG(image, keepsAlpha: image.hasTranslucentPixels, allocator: request.allocator)
     }
 
     /// One PNG file of `image` as an array (the APNG writer takes its chunks from it).
     func encodePNG(_ image: PixelBuffer, keepsAlpha: Bool) throws -> [UInt8] {
-        try encodedPNG(image, keepsAlpha: keepsAlpha).bytes
+        try encodedPNG(image, keepsAlpha: keepsAlpha, allocator: .system).bytes
     }
 
-    /// One PNG file of `image`, stored as RGBA when `keepsAlpha`, else RGB.
-    func encodedPNG(_ image: PixelBuffer, keepsAlpha: Bool) throws -> EncodedImageData {
-        var output = png_shim_output()
-        try ShimCall.png.run {
+    /// One PNG file of `image`, stored as RGBA when `keepsAlpha`, else RGB; libpng writes it
+    /// straight into memory from `allocator`.
+    func encodedPNG(_ image: PixelBuffer, keepsAlpha: Bool, allocator: PixelAllocator) throws -> EncodedImageData {
+        try ShimCall.png.encode(into: allocator) { output, error in
             png_shim_encode(
                 image.baseAddress, UInt32(image.width), UInt32(image.height), image.bytesPerRow,
-                image.format == .rgba16, keepsAlpha, compressionLevel, &output, &$0)
+                image.format == .rgba16, keepsAlpha, compressionLevel, &output, &error)
         }
-        guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libpng wrote no bytes") }
-        return EncodedImageData(taking: bytes, count: output.size, deallocate: { png_shim_free($0) })
     }
 
     public func makeIncrementalDecoder(request: DecodeRequest) throws -> any IncrementalImageDecoder {

@@ -5,29 +5,18 @@
 
 #include "png_shim_internal.h"
 
-/** A growing output buffer for libpng's write callback. */
+/** What the write callback appends to: the output and whether it ran out of memory. */
 typedef struct memory_sink {
-    uint8_t *bytes;
-    size_t size;
-    size_t capacity;
+    webimage_output_buffer *output;
     int failed;
 } memory_sink;
 
 static void write_to_memory(png_structp png, png_bytep data, size_t count) {
     memory_sink *sink = png_get_io_ptr(png);
-    if (count > sink->capacity - sink->size) {
-        size_t capacity = sink->capacity < 4096 ? 4096 : sink->capacity;
-        while (count > capacity - sink->size) capacity *= 2;
-        uint8_t *grown = realloc(sink->bytes, capacity);
-        if (grown == NULL) {
-            sink->failed = 1;
-            png_error(png, "out of memory for the encoded PNG");
-        }
-        sink->bytes = grown;
-        sink->capacity = capacity;
+    if (!webimage_output_buffer_append(sink->output, data, count)) {
+        sink->failed = 1;
+        png_error(png, "out of memory for the encoded PNG");
     }
-    memcpy(sink->bytes + sink->size, data, count);
-    sink->size += count;
 }
 
 static void flush_memory(png_structp png) { (void)png; }
@@ -44,13 +33,11 @@ static void on_write_warning(png_structp png, png_const_charp message) {
 }
 
 webimage_status png_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, bool sixteen_bit,
-                                bool keep_alpha, int compression_level, png_shim_output *output,
+                                bool keep_alpha, int compression_level, webimage_output_buffer *output,
                                 webimage_error *error) {
-    output->bytes = NULL;
-    output->size = 0;
     png_shim_session session;
     memset(&session, 0, sizeof session);
-    memory_sink sink = {0};
+    memory_sink sink = {output, 0};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &session, on_write_error, on_write_warning);
     png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
     if (png == NULL || info == NULL) {
@@ -59,7 +46,7 @@ webimage_status png_shim_encode(const void *pixels, uint32_t width, uint32_t hei
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        free(sink.bytes);
+        webimage_output_buffer_discard(output);
         return webimage_fail(error, sink.failed ? WEBIMAGE_STATUS_OUT_OF_MEMORY : WEBIMAGE_STATUS_CORRUPT_DATA,
                              session.message);
     }
@@ -76,12 +63,8 @@ webimage_status png_shim_encode(const void *pixels, uint32_t width, uint32_t hei
     for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)pixels + (size_t)y * stride);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
-    output->bytes = sink.bytes;
-    output->size = sink.size;
     return WEBIMAGE_STATUS_OK;
 }
-
-void png_shim_free(void *pointer) { free(pointer); }
 
 uint32_t png_shim_crc32(uint32_t crc, const uint8_t *bytes, size_t size) {
     return (uint32_t)crc32(crc, bytes, (uInt)size);

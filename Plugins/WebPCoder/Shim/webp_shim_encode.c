@@ -54,9 +54,13 @@ static int import(WebPPicture *picture, const void *pixels, uint32_t width, uint
     return ok;
 }
 
+/** libwebp's writer callback: appends to the webimage_output_buffer in `picture->custom_ptr`. */
+static int write_to_output(const uint8_t *data, size_t size, const WebPPicture *picture) {
+    return webimage_output_buffer_append(picture->custom_ptr, data, size);
+}
+
 webimage_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, bool sixteen_bit,
-                                 webp_shim_encoding encoding, webp_shim_output *output, webimage_error *error) {
-    memset(output, 0, sizeof *output);
+                                 webp_shim_encoding encoding, webimage_output_buffer *output, webimage_error *error) {
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         return fail_encode(error, VP8_ENC_ERROR_BAD_DIMENSION);
     }
@@ -68,19 +72,15 @@ webimage_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t he
         WebPPictureFree(&picture);
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not import the pixels");
     }
-    WebPMemoryWriter writer;
-    WebPMemoryWriterInit(&writer);
-    picture.writer = WebPMemoryWrite;
-    picture.custom_ptr = &writer;
+    picture.writer = write_to_output;
+    picture.custom_ptr = output;
     int ok = WebPEncode(&config, &picture);
     WebPEncodingError code = picture.error_code;
     WebPPictureFree(&picture);
     if (!ok) {
-        WebPMemoryWriterClear(&writer);
+        webimage_output_buffer_discard(output);
         return fail_encode(error, code);
     }
-    output->bytes = writer.mem;
-    output->size = writer.size;
     return WEBIMAGE_STATUS_OK;
 }
 

@@ -109,14 +109,18 @@ extension webimage_encode_options {
 }
 
 extension EncodeRequest {
-    /// The request for C options; `formats` resolves `format_index`.
-    public init(_ options: UnsafePointer<webimage_encode_options>, formats: [ImageFormat]) {
+    /// The request for C options; `formats` resolves `format_index`, and the encoded bytes
+    /// are allocated from `allocator` (a plugin passes the host's).
+    public init(
+        _ options: UnsafePointer<webimage_encode_options>, formats: [ImageFormat], allocator: PixelAllocator = .system
+    ) {
         let copy = ABIStruct.read(options)
         let index = Int(copy.format_index)
         self.init(
             format: formats.indices.contains(index) ? formats[index].name : formats.first?.name ?? "",
             quality: Double(copy.quality), backgroundColor: copy.background_rgba,
-            lossless: copy.flags & WEBIMAGE_ENCODE_LOSSLESS != 0, loopCount: Int(copy.loop_count))
+            lossless: copy.flags & WEBIMAGE_ENCODE_LOSSLESS != 0, loopCount: Int(copy.loop_count),
+            allocator: allocator)
     }
 }
 

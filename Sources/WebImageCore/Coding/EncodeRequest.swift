@@ -10,15 +10,19 @@ public struct EncodeRequest: Sendable {
     public var lossless = false
     /// Animations: how often to play, 0 = forever. Default 0.
     public var loopCount = 0
+    /// Where the encoded bytes are allocated: coders whose library lets them choose write
+    /// straight into it. Default ``PixelAllocator/system``; a plugin's is the host's.
+    public var allocator: PixelAllocator = .system
 
     public init(
         format: String, quality: Double = 0.9, backgroundColor: UInt32 = 0xFFFF_FFFF, lossless: Bool = false,
-        loopCount: Int = 0
+        loopCount: Int = 0, allocator: PixelAllocator = .system
     ) {
         self.format = format
         self.quality = quality
         self.backgroundColor = backgroundColor
         self.lossless = lossless
         self.loopCount = loopCount
+        self.allocator = allocator
     }
 }

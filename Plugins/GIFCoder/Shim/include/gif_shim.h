@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
 #ifdef __cplusplus
@@ -65,21 +66,16 @@ typedef struct gif_shim_frame {
     uint32_t duration_ms;
 } gif_shim_frame;
 
-/** Encoded bytes; free with gif_shim_free. */
-typedef struct gif_shim_output {
-    uint8_t *_Nullable bytes;
-    size_t size;
-} gif_shim_output;
-
 /**
  * Encodes `count` frames of `width` × `height` as a GIF: each frame quantised to at most
  * 255 colours with giflib's median-cut quantiser, pixels with alpha below 128 written as
  * transparent. With more than one frame a NETSCAPE2.0 extension stores `loop_count`.
+ * giflib writes the file straight into `output` (empty, with the allocator the bytes should
+ * come from); on failure `output` is discarded.
  */
 webimage_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t count, uint32_t width, uint32_t height,
-                                uint32_t loop_count, gif_shim_output *_Nonnull output, webimage_error *_Nonnull error);
-
-void gif_shim_free(void *_Nullable pointer);
+                                uint32_t loop_count, webimage_output_buffer *_Nonnull output,
+                                webimage_error *_Nonnull error);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
 #ifdef __cplusplus
@@ -86,12 +87,6 @@ void heif_shim_copy(const heif_shim_decoded *_Nonnull decoded, void *_Nonnull pi
 
 void heif_shim_release(heif_shim_decoded *_Nullable decoded);
 
-/** Encoded bytes from heif_shim_encode; free with heif_shim_free. */
-typedef struct heif_shim_output {
-    uint8_t *_Nullable bytes;
-    size_t size;
-} heif_shim_output;
-
 /** What heif_shim_encode writes. */
 typedef struct heif_shim_encode_options {
     /** Non-zero for AVIF (AV1 through aom), zero for HEIC (HEVC through x265). */
@@ -106,13 +101,12 @@ typedef struct heif_shim_encode_options {
 
 /**
  * Encodes RGBA pixels (8 bits, or 16 bits native endian stored as 10-bit samples) as one
- * primary image.
+ * primary image. libheif writes the file straight into `output` (empty, with the allocator
+ * the bytes should come from) through heif_context_write; on failure `output` is discarded.
  */
 webimage_status heif_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
-                                 bool sixteen_bit, heif_shim_encode_options options, heif_shim_output *_Nonnull output,
-                                 webimage_error *_Nonnull error);
-
-void heif_shim_free(void *_Nullable pointer);
+                                 bool sixteen_bit, heif_shim_encode_options options,
+                                 webimage_output_buffer *_Nonnull output, webimage_error *_Nonnull error);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
 #ifdef __cplusplus
@@ -107,21 +108,15 @@ void jpeg_shim_incremental_canvas(const jpeg_shim_incremental *_Nonnull decoder,
 
 void jpeg_shim_incremental_destroy(jpeg_shim_incremental *_Nullable decoder);
 
-/** Encoded bytes from jpeg_shim_encode; free with jpeg_shim_free. */
-typedef struct jpeg_shim_output {
-    uint8_t *_Nullable bytes;
-    size_t size;
-} jpeg_shim_output;
-
 /**
  * Encodes RGBA pixels (8 or 16 bits, native endian) as a baseline YCbCr 4:2:0 JPEG with
  * `quality` 1...100; translucent pixels are composited over `background_rgba` (0xRRGGBBAA).
+ * libjpeg writes the file straight into `output` (empty, with the allocator the bytes should
+ * come from) through a destination manager; on failure `output` is discarded.
  */
 webimage_status jpeg_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
                                  bool sixteen_bit, int quality, uint32_t background_rgba,
-                                 jpeg_shim_output *_Nonnull output, webimage_error *_Nonnull error);
-
-void jpeg_shim_free(void *_Nullable pointer);
+                                 webimage_output_buffer *_Nonnull output, webimage_error *_Nonnull error);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
 #ifdef __cplusplus
@@ -117,21 +118,14 @@ void png_shim_incremental_canvas(const png_shim_incremental *_Nonnull decoder, p
 
 void png_shim_incremental_destroy(png_shim_incremental *_Nullable decoder);
 
-/** Encoded bytes from png_shim_encode; free with png_shim_free. */
-typedef struct png_shim_output {
-    uint8_t *_Nullable bytes;
-    size_t size;
-} png_shim_output;
-
 /**
  * Encodes RGBA pixels (8 or 16 bits, native endian). Stored as RGB when `keep_alpha` is 0.
- * `compression_level` is zlib's 0...9.
+ * `compression_level` is zlib's 0...9. libpng writes the file straight into `output` (empty,
+ * with the allocator the bytes should come from); on failure `output` is discarded.
  */
 webimage_status png_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
                                 bool sixteen_bit, bool keep_alpha, int compression_level,
-                                png_shim_output *_Nonnull output, webimage_error *_Nonnull error);
-
-void png_shim_free(void *_Nullable pointer);
+                                webimage_output_buffer *_Nonnull output, webimage_error *_Nonnull error);
 
 /** zlib's CRC-32 of `size` bytes continuing `crc` (0 to start): the checksum of a PNG chunk. */
 uint32_t png_shim_crc32(uint32_t crc, const uint8_t *_Nonnull bytes, size_t size);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
 #ifdef __cplusplus
@@ -127,19 +128,21 @@ typedef struct webp_shim_encoding {
     int32_t lossless;
 } webp_shim_encoding;
 
-/** Encoded bytes from the encoders; free with webp_shim_free. */
+/**
+ * Encodes RGBA pixels (8 or 16 bits, native endian; 16 bits are rounded to 8) as a still
+ * WebP. Lossless keeps every pixel exactly, including colour under transparent pixels.
+ * libwebp writes the file straight into `output` (empty, with the allocator the bytes should
+ * come from) through a custom writer; on failure `output` is discarded.
+ */
+webimage_status webp_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
+                                 bool sixteen_bit, webp_shim_encoding encoding, webimage_output_buffer *_Nonnull output,
+                                 webimage_error *_Nonnull error);
+
+/** An animation from webp_shim_encode_animation in libwebp's own memory; free `bytes` with webp_shim_free. */
 typedef struct webp_shim_output {
     uint8_t *_Nullable bytes;
     size_t size;
 } webp_shim_output;
-
-/**
- * Encodes RGBA pixels (8 or 16 bits, native endian; 16 bits are rounded to 8) as a still
- * WebP. Lossless keeps every pixel exactly, including colour under transparent pixels.
- */
-webimage_status webp_shim_encode(const void *_Nonnull pixels, uint32_t width, uint32_t height, size_t stride,
-                                 bool sixteen_bit, webp_shim_encoding encoding, webp_shim_output *_Nonnull output,
-                                 webimage_error *_Nonnull error);
 
 /** One frame to encode. */
 typedef struct webp_shim_frame {
