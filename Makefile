@@ -62,7 +62,7 @@ install: deps
 	done; \
 	for executable in $(EXECUTABLES); do patchelf --set-rpath '$$ORIGIN/../lib/webimage/swift' "$(PREFIX)/bin/$$executable"; done; \
 	for library in $(PLUGIN_LIBRARIES); do patchelf --set-rpath '$$ORIGIN/../swift' "$$plugins/$$library"; done; \
-	install -m 644 Sources/CWebImagePlugin/include/webimage_plugin.h "$(PREFIX)/include/webimage/"; \
+	install -m 644 Sources/CWebImagePlugin/include/webimage_plugin.h Sources/CWebImagePlugin/include/webimage_output_buffer.h "$(PREFIX)/include/webimage/"; \
 	sed 's/@VERSION@/1.0.0/' Sources/CWebImagePlugin/webimage-plugin.pc.in > "$(PREFIX)/lib/pkgconfig/webimage-plugin.pc"; \
 	echo "Installed WebImage into $(PREFIX)"
 

@@ -31,18 +31,6 @@ func handOver(_ image: DecodedImage, to destination: UnsafeMutablePointer<webima
     webimage_image(handingOver: image, formatIndex: index).write(to: destination)
 }
 
-/// Runs `body`, turning a thrown error into a status code and message.
-func reportingErrors(_ error: UnsafeMutablePointer<webimage_error>, _ body: () throws -> Void) -> webimage_status {
-    do {
-        try body()
-        return WEBIMAGE_STATUS_OK
-    } catch let failure as ImageCodingError {
-        return webimage_fail(error, failure.kind.status, failure.message)
-    } catch let failure {
-        return webimage_fail(error, WEBIMAGE_STATUS_INTERNAL_ERROR, "\(failure)")
-    }
-}
-
 /// Hands encoded bytes to the host: without a copy when the coder wrote them into memory
 /// from the host's allocator, else as one copy into it.
 func handOver(_ bytes: EncodedImageData, to output: UnsafeMutablePointer<webimage_buffer>) throws {

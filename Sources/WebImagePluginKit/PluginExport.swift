@@ -29,6 +29,7 @@ public struct PluginDescriptorBuilder: Sendable {
     let name: String
     let version: String
     private(set) var coderComponent: CoderComponent?
+    private(set) var transformerComponent: ExportedTransformers?
 
     /// - Parameters:
     ///   - name: must equal the manifest's `name`.
@@ -47,6 +48,23 @@ public struct PluginDescriptorBuilder: Sendable {
         return copy
     }
 
+    /// Adds the transformer kind: the host makes transformer `name` (one of `names`, the
+    /// manifest's `transformer.names`) through `make`, with the parameters of
+    /// `--transform NAME:k=v,...` in order. The transformers' keys reach the host behind the
+    /// plugin's name; their output is copied once into the host's memory.
+    /// - Parameter threadSafe: the transformers may run on several threads at once; default true.
+    public func transformers(
+        _ names: [String], threadSafe: Bool = true,
+        make:
+            @escaping @Sendable (_ name: String, _ parameters: [(key: String, value: String)])
+            throws(ImageTransformError) -> any ImageTransformer
+    ) -> Self {
+        var copy = self
+        copy.transformerComponent = ExportedTransformers(
+            names: names, threadSafe: threadSafe, make: make, allocator: .system)
+        return copy
+    }
+
     /// The descriptor for the entry function to return: built by the first call, the same
     /// pointer for the life of the process afterwards. Nil when the host's ABI version is
     /// older than this kit's.
@@ -55,7 +73,8 @@ public struct PluginDescriptorBuilder: Sendable {
         return PublishedDescriptor.publish { build(host: host) }
     }
 
-    private func build(host: UnsafePointer<webimage_host>) -> UnsafePointer<webimage_plugin_descriptor> {
+    /// A new descriptor with every component's table; `descriptor(host:)` publishes the first.
+    func build(host: UnsafePointer<webimage_host>) -> UnsafePointer<webimage_plugin_descriptor> {
         var kinds: UInt32 = 0
         var coderTable: UnsafePointer<webimage_coder>?
         if let coderComponent {
@@ -64,13 +83,20 @@ public struct PluginDescriptorBuilder: Sendable {
             coderTable = CoderTable.make(for: coderComponent.coder, threadSafe: coderComponent.threadSafe)
             kinds |= WEBIMAGE_KIND_CODER
         }
+        var transformerTable: UnsafePointer<webimage_transformer>?
+        if let transformerComponent {
+            let exported = transformerComponent.allocating(from: PixelAllocator(host: host))
+            ExportedTransformers.install(exported)
+            transformerTable = TransformerTable.make(for: exported)
+            kinds |= WEBIMAGE_KIND_TRANSFORMER
+        }
         let descriptor = UnsafeMutablePointer<webimage_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(
             to: webimage_plugin_descriptor(
                 abi_version: WEBIMAGE_PLUGIN_ABI_VERSION,
                 struct_size: UInt32(MemoryLayout<webimage_plugin_descriptor>.size),
                 name: strdup(name)!, version: strdup(version)!, kinds: kinds, reserved: 0,
-                coder: coderTable, loader: nil, memory_cache: nil, disk_cache: nil, transformer: nil))
+                coder: coderTable, loader: nil, memory_cache: nil, disk_cache: nil, transformer: transformerTable))
         return UnsafePointer(descriptor)
     }
 }

@@ -83,3 +83,16 @@ extension ImageCodingError.Kind {
         }
     }
 }
+
+extension ImageTransformError.Kind {
+    /// The plugin status code a Swift transformer's error of this kind crosses the ABI as.
+    public var status: webimage_status {
+        switch self {
+        case .invalidParameter: WEBIMAGE_STATUS_INVALID_ARGUMENT
+        case .unknownTransformer: WEBIMAGE_STATUS_NOT_FOUND
+        case .tooLarge: WEBIMAGE_STATUS_TOO_LARGE
+        case .outOfMemory: WEBIMAGE_STATUS_OUT_OF_MEMORY
+        case .internalError: WEBIMAGE_STATUS_INTERNAL_ERROR
+        }
+    }
+}
