@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func uniformRGBA16StaysUniform() throws {
-        let image = try TransformTestImages.rgba16(width: 40, height: 9) { _, _ in [1234, 65535, 0, 65535] }
+        let image = try TestPixels.rgba16(width: 40, height: 9) { _, _ in [1234, 65535, 0, 65535] }
         let output = try BlurTransformer(radius: 2.5).transform(image)
         #expect(output.format == .rgba16)
         for y in 0..<9 { for x in 0..<40 { #expect(output.channels(x: x, y: y) == [1234, 65535, 0, 65535]) } }
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func rgba16ShapeOnTransparencyHasNoDarkFringe() throws {
-        let image = try TransformTestImages.rgba16(width: 30, height: 30) { x, y in
+        let image = try TestPixels.rgba16(width: 30, height: 30) { x, y in
             (10..<20).contains(x) && (10..<20).contains(y) ? [0, 65535, 0, 65535] : [0, 0, 0, 0]
         }
         let output = try BlurTransformer(radius: 1.5).transform(image)

@@ -18,7 +18,7 @@ import WebImageCore
 
     @Test func rgba16KeepsItsFormat() throws {
         let output = try CroppingTransformer(x: 2, y: 0, width: 1, height: 2)
-            .transform(try TransformTestImages.labelled16(width: 3, height: 2))
+            .transform(try TestPixels.labelled16(width: 3, height: 2))
         #expect(output.format == .rgba16)
         #expect(output.channels(x: 0, y: 1) == [5, 0, 0, 65535])
         #expect(output.width == 1 && output.height == 2)

@@ -16,7 +16,7 @@ import WebImageCore
 
     @Test func bothOnRGBA16() throws {
         let output = try FlippingTransformer(horizontal: true, vertical: true)
-            .transform(try TransformTestImages.labelled16(width: 3, height: 2))
+            .transform(try TestPixels.labelled16(width: 3, height: 2))
         #expect(output.format == .rgba16)
         #expect(TestPixels.labels(output) == [[5, 4, 3], [2, 1, 0]])
         #expect(output.channels(x: 0, y: 0) == [5, 0, 0, 65535])

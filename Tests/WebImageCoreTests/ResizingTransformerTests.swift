@@ -41,7 +41,7 @@ import WebImageCore
     }
 
     @Test func rgba16KeepsItsPrecision() throws {
-        let image = try TransformTestImages.rgba16(width: 2, height: 2) { x, _ in [[1000, 2000][x], 7, 9, 65535] }
+        let image = try TestPixels.rgba16(width: 2, height: 2) { x, _ in [[1000, 2000][x], 7, 9, 65535] }
         let output = try ResizingTransformer(width: 1, height: 1, scaleMode: .fill).transform(image)
         #expect(output.format == .rgba16)
         #expect(output.channels(x: 0, y: 0) == [1500, 7, 9, 65535])

@@ -18,7 +18,7 @@ import WebImageCore
 
     @Test func rgba16QuarterTurn() throws {
         let output = try RotationTransformer(degrees: 270).transform(
-            try TransformTestImages.labelled16(width: 3, height: 2))
+            try TestPixels.labelled16(width: 3, height: 2))
         #expect(output.format == .rgba16)
         #expect(TestPixels.labels(output) == [[3, 0], [4, 1], [5, 2]])
         #expect(output.channels(x: 1, y: 2) == [2, 0, 0, 65535])

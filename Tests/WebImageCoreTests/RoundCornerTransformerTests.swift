@@ -51,7 +51,7 @@ import WebImageCore
     }
 
     @Test func rgba16() throws {
-        let image = try TransformTestImages.rgba16(width: 40, height: 40) { _, _ in [0, 0, 65535, 65535] }
+        let image = try TestPixels.rgba16(width: 40, height: 40) { _, _ in [0, 0, 65535, 65535] }
         let output = try RoundCornerTransformer(radius: 10).transform(image)
         #expect(output.format == .rgba16)
         #expect(output.channels(x: 0, y: 0) == [0, 0, 0, 0])

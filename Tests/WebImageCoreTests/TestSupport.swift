@@ -4,9 +4,25 @@ import WebImageCore
 enum TestPixels {
     /// A `width` × `height` RGBA8 buffer with `pixel(x, y)` at each position.
     static func rgba8(width: Int, height: Int, pixel: (Int, Int) -> [UInt8]) throws -> PixelBuffer {
-        let buffer = try PixelBuffer(width: width, height: height, format: .rgba8)
+        try filled(width: width, height: height, format: .rgba8, pixel: pixel)
+    }
+
+    /// A `width` × `height` RGBA16 buffer with `pixel(x, y)` at each position.
+    static func rgba16(width: Int, height: Int, pixel: (Int, Int) -> [UInt16]) throws -> PixelBuffer {
+        try filled(width: width, height: height, format: .rgba16, pixel: pixel)
+    }
+
+    /// An RGBA16 buffer whose red channel holds the label `y * width + x` (opaque).
+    static func labelled16(width: Int, height: Int) throws -> PixelBuffer {
+        try rgba16(width: width, height: height) { x, y in [UInt16(y * width + x), 0, 0, 65535] }
+    }
+
+    private static func filled<Channel: FixedWidthInteger>(
+        width: Int, height: Int, format: PixelFormat, pixel: (Int, Int) -> [Channel]
+    ) throws -> PixelBuffer {
+        let buffer = try PixelBuffer(width: width, height: height, format: format)
         for y in 0..<height {
-            let row = buffer.row(y).assumingMemoryBound(to: UInt8.self)
+            let row = buffer.row(y).assumingMemoryBound(to: Channel.self)
             for x in 0..<width {
                 let value = pixel(x, y)
                 for channel in 0..<4 { row[x * 4 + channel] = value[channel] }

@@ -21,7 +21,7 @@ import WebImageCore
     }
 
     @Test func rgba16WidensTheColour() throws {
-        let image = try TransformTestImages.rgba16(width: 2, height: 1) { x, _ in
+        let image = try TestPixels.rgba16(width: 2, height: 1) { x, _ in
             [[0, 0, 65535, 65535], [0, 0, 0, 0]][x]
         }
         let output = try TintTransformer(color: RGBAColor(hex: "#FF8000")).transform(image)

@@ -2,24 +2,6 @@ import WebImageCore
 
 /// Test images for the transformer suites.
 enum TransformTestImages {
-    /// A `width` × `height` RGBA16 buffer with `pixel(x, y)` at each position.
-    static func rgba16(width: Int, height: Int, pixel: (Int, Int) -> [UInt16]) throws -> PixelBuffer {
-        let buffer = try PixelBuffer(width: width, height: height, format: .rgba16)
-        for y in 0..<height {
-            let row = buffer.row(y).assumingMemoryBound(to: UInt16.self)
-            for x in 0..<width {
-                let value = pixel(x, y)
-                for channel in 0..<4 { row[x * 4 + channel] = value[channel] }
-            }
-        }
-        return buffer
-    }
-
-    /// An RGBA16 buffer whose red channel holds the label `y * width + x` (opaque).
-    static func labelled16(width: Int, height: Int) throws -> PixelBuffer {
-        try rgba16(width: width, height: height) { x, y in [UInt16(y * width + x), 0, 0, 65535] }
-    }
-
     /// A `size` × `size` fully transparent RGBA8 image with an opaque red square covering
     /// `square` (a range of both coordinates).
     static func redSquare(size: Int, square: Range<Int>) throws -> PixelBuffer {
