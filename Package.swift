@@ -41,6 +41,38 @@ struct CoderPlugin {
     }
 }
 
+/// A cache plugin (memory or disk cache kind), named by the same rule as coders with the kind
+/// `Cache`: folder and logic target `<name>Cache`, C shim `C<name>Shim`, entry target
+/// `<name>CacheEntry`, product `WebImage<name>`, manifest name `<name>` in lowercase.
+struct CachePlugin {
+    let name: String
+    let nativeLibraries: [String]
+
+    var folder: String { "\(name)Cache" }
+    var shim: String { "C\(name)Shim" }
+    var logic: String { "\(name)Cache" }
+    var entry: String { "\(name)CacheEntry" }
+    var product: String { "WebImage\(name)" }
+
+    var targets: [Target] {
+        [
+            .target(
+                name: shim, dependencies: ["CWebImagePlugin"], path: "Plugins/\(folder)/Shim",
+                linkerSettings: nativeLibraries.map { .linkedLibrary($0) }),
+            .target(
+                name: logic, dependencies: ["WebImageCore", .target(name: shim)], path: "Plugins/\(folder)/Cache"),
+            .target(
+                name: entry, dependencies: ["WebImagePluginKit", .target(name: logic)],
+                path: "Plugins/\(folder)/Entry"),
+        ]
+    }
+
+    var library: Product { .library(name: product, type: .dynamic, targets: [entry]) }
+}
+
+let diskCache = CachePlugin(name: "Disk", nativeLibraries: ["crypto", "xxhash"])
+let cachePlugins = [diskCache]
+
 let png = CoderPlugin(
     name: "PNG", nativeLibraries: ["png16", "z", "deflate"], testDependencies: ["CReferenceDecoders"])
 let jpeg = CoderPlugin(name: "JPEG", nativeLibraries: ["jpeg"], testDependencies: ["CReferenceDecoders"])
@@ -80,6 +112,9 @@ let coreTargets: [Target] = [
     .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImagePluginKit", "CWebImagePlugin"]),
     .testTarget(name: "PluginIntegrationTests", dependencies: ["WebImageCore"], exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport"]),
+    .executableTarget(
+        name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
+    .testTarget(name: "DiskCacheTests", dependencies: ["WebImageCore", "DiskCache", "CDiskShim"]),
 ]
 
 let package = Package(
@@ -89,10 +124,10 @@ let package = Package(
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
-    ] + plugins.map(\.library),
+    ] + plugins.map(\.library) + cachePlugins.map(\.library),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
-    targets: coreTargets + plugins.flatMap(\.targets) + plugins.map(\.testTarget)
+    targets: coreTargets + plugins.flatMap(\.targets) + plugins.map(\.testTarget) + cachePlugins.flatMap(\.targets)
 )

@@ -29,6 +29,8 @@ public struct PluginDescriptorBuilder: Sendable {
     let name: String
     let version: String
     private(set) var coderComponent: CoderComponent?
+    /// The address of a disk cache table written in C, which lives as long as the process.
+    private(set) var diskCacheTable: UInt?
 
     /// - Parameters:
     ///   - name: must equal the manifest's `name`.
@@ -44,6 +46,14 @@ public struct PluginDescriptorBuilder: Sendable {
     public func coder(_ coder: some ImageCoder, threadSafe: Bool = true) -> Self {
         var copy = self
         copy.coderComponent = CoderComponent(coder: coder, threadSafe: threadSafe)
+        return copy
+    }
+
+    /// Adds the disk cache kind with a table written in C (a plugin's shim), which must live
+    /// as long as the process.
+    public func diskCache(_ table: UnsafePointer<webimage_disk_cache>) -> Self {
+        var copy = self
+        copy.diskCacheTable = UInt(bitPattern: table)
         return copy
     }
 
@@ -64,13 +74,15 @@ public struct PluginDescriptorBuilder: Sendable {
             coderTable = CoderTable.make(for: coderComponent.coder, threadSafe: coderComponent.threadSafe)
             kinds |= WEBIMAGE_KIND_CODER
         }
+        let diskCache = diskCacheTable.flatMap { UnsafePointer<webimage_disk_cache>(bitPattern: $0) }
+        if diskCache != nil { kinds |= WEBIMAGE_KIND_DISK_CACHE }
         let descriptor = UnsafeMutablePointer<webimage_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(
             to: webimage_plugin_descriptor(
                 abi_version: WEBIMAGE_PLUGIN_ABI_VERSION,
                 struct_size: UInt32(MemoryLayout<webimage_plugin_descriptor>.size),
                 name: strdup(name)!, version: strdup(version)!, kinds: kinds, reserved: 0,
-                coder: coderTable, loader: nil, memory_cache: nil, disk_cache: nil, transformer: nil))
+                coder: coderTable, loader: nil, memory_cache: nil, disk_cache: diskCache, transformer: nil))
         return UnsafePointer(descriptor)
     }
 }
