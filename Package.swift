@@ -71,7 +71,8 @@ struct CachePlugin {
 }
 
 let diskCache = CachePlugin(name: "Disk", nativeLibraries: ["crypto", "xxhash"])
-let cachePlugins = [diskCache]
+let memoryCache = CachePlugin(name: "Memory", nativeLibraries: ["xxhash"])
+let cachePlugins = [diskCache, memoryCache]
 
 let png = CoderPlugin(
     name: "PNG", nativeLibraries: ["png16", "z", "deflate"], testDependencies: ["CReferenceDecoders"])
@@ -115,6 +116,7 @@ let coreTargets: [Target] = [
     .executableTarget(
         name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
     .testTarget(name: "DiskCacheTests", dependencies: ["WebImageCore", "DiskCache", "CDiskShim"]),
+    .testTarget(name: "MemoryCacheTests", dependencies: ["WebImageCore", "MemoryCache", "CMemoryShim"]),
 ]
 
 let package = Package(

@@ -16,6 +16,8 @@ import WebImageCore
         var bytes: UInt64 = 0
         var count: UInt64 = 0
         var temporary = 0
+        // A writer killed before it opened the cache leaves no folder.
+        guard FileManager.default.fileExists(atPath: directory.path + "/shared") else { return (0, 0, 0) }
         for name in try directory.names(in: "shared") {
             if name.hasPrefix(".tmp-") { temporary += 1 }
             if name.hasPrefix(".") { continue }

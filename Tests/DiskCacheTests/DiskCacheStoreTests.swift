@@ -159,3 +159,18 @@ import WebImageCore
             try fixture.directory.names(in: "default") == [".index", ".lock", DiskCachePlugin.fileName(forKey: "same")])
     }
 }
+
+/// Keys the file system could trip on.
+@Suite struct DiskCacheKeyTests {
+    @Test func emptyLongAndBinaryKeysWork() throws {
+        let fixture = try DiskCacheFixture()
+        let keys = ["", String(repeating: "k", count: 100_000), "../../etc/passwd", "a\u{0}b", "ünï/cödé.png"]
+        for (index, key) in keys.enumerated() {
+            try fixture.cache.store(Data([UInt8(index)]), extendedData: nil, forKey: key)
+        }
+        for (index, key) in keys.enumerated() {
+            #expect(try fixture.cache.entry(forKey: key)?.data == Data([UInt8(index)]))
+        }
+        #expect(try fixture.entryFiles().count == keys.count)
+    }
+}

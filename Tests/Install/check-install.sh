@@ -28,7 +28,7 @@ cp "$work/libwebimage-pnm.so" pnm.json "$plugindir/"
 mv "$work/prefix" "$work/moved"
 webimage="$work/moved/bin/webimage"
 "$webimage" plugins verify >"$work/verify.txt" 2>&1 || { cat "$work/verify.txt" >&2; fail "plugins verify"; }
-for plugin in png jpeg pnm disk; do
+for plugin in png jpeg pnm disk memory; do
   grep -q "$plugin" "$work/verify.txt" || fail "plugins verify does not mention $plugin"
 done
 

@@ -460,7 +460,7 @@ struct webimage_memory_cache {
     uint32_t struct_size;
     /** WEBIMAGE_CACHE_* bits. */
     uint32_t flags;
-    /** Creates an instance with `config` (for the bundled plugin: max-cost, max-count, ...). */
+    /** Creates an instance with `config`; `callbacks` stays valid for the life of the instance. */
     webimage_status (*_Nonnull create)(const webimage_config *_Nonnull config,
                                        const webimage_value_callbacks *_Nonnull callbacks,
                                        webimage_memory_cache_instance *_Nullable *_Nonnull cache,

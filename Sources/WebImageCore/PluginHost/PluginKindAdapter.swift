@@ -23,5 +23,6 @@ public enum PluginKindAdapters {
     public static let standard: [any PluginKindAdapter.Type] = [
         PluginCoder.self,
         PluginDiskCacheBackend.self,
+        PluginMemoryCacheBackend.self,
     ]
 }

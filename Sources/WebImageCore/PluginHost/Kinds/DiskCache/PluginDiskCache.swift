@@ -46,14 +46,9 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
         var data = webimage_buffer(bytes: nil, size: 0)
         var extended = webimage_buffer(bytes: nil, size: 0)
         let messages = ErrorMessageBuffer()
-        var key = key
         let status = serialised {
-            key.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) { characters in
-                    messages.withError {
-                        table.read(instance, characters.baseAddress!, characters.count, &data, &extended, $0)
-                    }
-                }
+            withCacheKey(key) { characters, count in
+                messages.withError { table.read(instance, characters, count, &data, &extended, $0) }
             }
         }
         if status == WEBIMAGE_STATUS_NOT_FOUND { return nil }
@@ -74,19 +69,15 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
     }
 
     public func store(_ data: Data, extendedData: Data?, forKey key: String) throws(CacheError) {
-        var key = key
         let extended = extendedData ?? Data()
         try call("write") { error in
-            key.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) { characters in
-                    data.withUnsafeBytes { bytes in
-                        extended.withUnsafeBytes { extendedBytes in
-                            table.write(
-                                instance, characters.baseAddress!, characters.count,
-                                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                extendedBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), extendedBytes.count,
-                                error)
-                        }
+            withCacheKey(key) { characters, count in
+                data.withUnsafeBytes { bytes in
+                    extended.withUnsafeBytes { extendedBytes in
+                        table.write(
+                            instance, characters, count, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                            bytes.count, extendedBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                            extendedBytes.count, error)
                     }
                 }
             }
@@ -95,23 +86,15 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
 
     public func contains(_ key: String) throws(CacheError) -> Bool {
         var found = false
-        var key = key
         try call("contains") { error in
-            key.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) {
-                    table.contains(instance, $0.baseAddress!, $0.count, &found, error)
-                }
-            }
+            withCacheKey(key) { table.contains(instance, $0, $1, &found, error) }
         }
         return found
     }
 
     public func remove(_ key: String) throws(CacheError) {
-        var key = key
         try call("remove") { error in
-            key.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) { table.remove(instance, $0.baseAddress!, $0.count, error) }
-            }
+            withCacheKey(key) { table.remove(instance, $0, $1, error) }
         }
     }
 
@@ -134,17 +117,12 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
 
     public func path(forKey key: String) -> String? {
         guard let pathFunction = table.path else { return nil }
-        var key = key
         let messages = ErrorMessageBuffer()
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Self.pathCapacity) { buffer -> String? in
             let status = serialised {
-                key.withUTF8 { utf8 in
-                    utf8.withMemoryRebound(to: CChar.self) { characters in
-                        messages.withError {
-                            pathFunction(
-                                instance, characters.baseAddress!, characters.count, buffer.baseAddress!,
-                                Self.pathCapacity, $0)
-                        }
+                withCacheKey(key) { characters, count in
+                    messages.withError {
+                        pathFunction(instance, characters, count, buffer.baseAddress!, Self.pathCapacity, $0)
                     }
                 }
             }
