@@ -72,7 +72,8 @@ struct CachePlugin {
 
 let diskCache = CachePlugin(name: "Disk", nativeLibraries: ["crypto", "xxhash"])
 let memoryCache = CachePlugin(name: "Memory", nativeLibraries: ["xxhash"])
-let cachePlugins = [diskCache, memoryCache]
+let redisCache = CachePlugin(name: "Redis", nativeLibraries: ["hiredis"])
+let cachePlugins = [diskCache, memoryCache, redisCache]
 
 let png = CoderPlugin(
     name: "PNG", nativeLibraries: ["png16", "z", "deflate"], testDependencies: ["CReferenceDecoders"])
@@ -117,6 +118,7 @@ let coreTargets: [Target] = [
         name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
     .testTarget(name: "DiskCacheTests", dependencies: ["WebImageCore", "DiskCache", "CDiskShim"]),
     .testTarget(name: "MemoryCacheTests", dependencies: ["WebImageCore", "MemoryCache", "CMemoryShim"]),
+    .testTarget(name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache"]),
     .testTarget(
         name: "ImageCacheTests", dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder"]),
 ]
