@@ -118,6 +118,13 @@ let coreTargets: [Target] = [
         name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
     .testTarget(name: "DiskCacheTests", dependencies: ["WebImageCore", "DiskCache", "CDiskShim"]),
     .testTarget(name: "MemoryCacheTests", dependencies: ["WebImageCore", "MemoryCache", "CMemoryShim"]),
+    .target(name: "CCacheReferences", linkerSettings: [.linkedLibrary("hiredis")]),
+    .executableTarget(
+        name: "WebImageCacheBench",
+        dependencies: [
+            "WebImageCore", "CCacheReferences", "MemoryCache", "DiskCache", "RedisCache",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     .testTarget(name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache"]),
     .testTarget(
         name: "ImageCacheTests", dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder"]),
@@ -130,6 +137,7 @@ let package = Package(
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
+        .executable(name: "webimage-cache-bench", targets: ["WebImageCacheBench"]),
     ] + plugins.map(\.library) + cachePlugins.map(\.library),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

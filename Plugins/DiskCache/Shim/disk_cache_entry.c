@@ -16,6 +16,16 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <xxhash.h>
+#if defined(__x86_64__)
+/* libxxhash's runtime dispatch picks the AVX2 or AVX-512 loop when the CPU has it (twice as fast
+   as the SSE2 default on 256 KB); the hash values are the same. */
+#include <xxh_x86dispatch.h>
+#define checksum_xxh3 XXH3_64bits_dispatch
+#define checksum_xxh3_seeded XXH3_64bits_withSeed_dispatch
+#else
+#define checksum_xxh3 XXH3_64bits
+#define checksum_xxh3_seeded XXH3_64bits_withSeed
+#endif
 
 #include "disk_cache_internal.h"
 
@@ -38,8 +48,8 @@ static const char footer_magic[4] = {'W', 'I', 'M', 'C'};
 static const char extended_attribute[] = "user.webimage.extended";
 
 static uint64_t checksum(const uint8_t *bytes, size_t size, const uint8_t *extended, size_t extended_size) {
-    XXH64_hash_t hash = XXH3_64bits(bytes, size);
-    if (extended_size > 0) hash = XXH3_64bits_withSeed(extended, extended_size, hash);
+    XXH64_hash_t hash = checksum_xxh3(bytes, size);
+    if (extended_size > 0) hash = checksum_xxh3_seeded(extended, extended_size, hash);
     return hash;
 }
 
@@ -311,7 +321,10 @@ webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool 
         if (writable) remove_if_unchanged(cache, name, &status);
         return webimage_failf(error, WEBIMAGE_STATUS_NOT_FOUND, "corrupt entry removed: %s", reason);
     }
-    if (writable) {
+    /* The access time is the cache's own (relatime would not keep it), to the second: an entry
+       read again within a second is not written again. */
+    if (writable && disk_cache_now_ns() - ((int64_t)status.st_atim.tv_sec * 1000000000 + status.st_atim.tv_nsec) >
+                        1000000000) {
         const struct timespec times[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
         futimens(fd, times);
     }

@@ -1,11 +1,18 @@
 /* File names of entries: the hex SHA-256 of the key (OpenSSL) plus the key's path extension. */
 #include <limits.h>
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "disk_cache_internal.h"
 
 enum { digest_hex_length = 64 };
+
+/* SHA-256 fetched once: EVP_sha256() makes every EVP_Digest fetch the implementation again. */
+static EVP_MD *sha256;
+static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
+
+static void fetch_sha256(void) { sha256 = EVP_MD_fetch(NULL, "SHA256", NULL); }
 
 static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -84,7 +91,8 @@ webimage_status disk_cache_file_name(const char *key, size_t key_length, char *n
     unsigned int digest_length = 0;
     if (capacity < DISK_CACHE_NAME_CAPACITY)
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "file name buffer too small");
-    if (!EVP_Digest(key, key_length, digest, &digest_length, EVP_sha256(), NULL) || digest_length != 32)
+    pthread_once(&sha256_once, fetch_sha256);
+    if (!sha256 || !EVP_Digest(key, key_length, digest, &digest_length, sha256, NULL) || digest_length != 32)
         return webimage_fail(error, WEBIMAGE_STATUS_INTERNAL_ERROR, "SHA-256 of the key failed");
     static const char hex[] = "0123456789abcdef";
     for (unsigned int i = 0; i < digest_length; i++) {
