@@ -321,7 +321,7 @@ typedef struct webimage_coder {
                                                   webimage_buffer *_Nonnull output, webimage_error *_Nonnull error);
 } webimage_coder;
 
-/* Reserved kinds: their tables are defined by later ABI versions (docs/architecture.md). */
+/* Kinds whose tables are defined further down (memory and disk caches) or by later versions. */
 typedef struct webimage_loader webimage_loader;
 typedef struct webimage_memory_cache webimage_memory_cache;
 typedef struct webimage_disk_cache webimage_disk_cache;
