@@ -127,7 +127,8 @@ let coreTargets: [Target] = [
         ]),
     .testTarget(name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache"]),
     .testTarget(
-        name: "ImageCacheTests", dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder"]),
+        name: "ImageCacheTests",
+        dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder", "GIFCoder"]),
 ]
 
 let package = Package(

@@ -24,6 +24,27 @@ import WebImageCore
         #expect(try (13..<17).map { try fixture.cache.contains("k\($0)") } == [false, false, true, true])
     }
 
+    @Test func theLimitHoldsUnderConcurrentWritersInOneProcess() async throws {
+        let fixture = try DiskCacheFixture(["max-size": "20640", "max-count": "15"])
+        let cache = fixture.cache
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for step in 0..<60 {
+                        try cache.store(
+                            testBytes(1000, seed: UInt8(worker)), extendedData: nil, forKey: "w\(worker)-\(step % 25)")
+                        let totals = try cache.totals()
+                        #expect(totals.bytes <= 20640 && totals.count <= 15)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let totals = try cache.totals()
+        #expect(totals.bytes == UInt64(try fixture.entryFiles().count) * entryBytes)
+        #expect(totals.count == UInt64(try fixture.entryFiles().count))
+    }
+
     @Test func theLeastRecentlyAccessedEntriesGoFirst() throws {
         let fixture = try DiskCacheFixture(["max-count": "4", "trim-ratio": "0.5"])
         for index in 0..<4 {

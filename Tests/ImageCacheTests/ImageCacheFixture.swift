@@ -1,5 +1,6 @@
 import DiskCache
 import Foundation
+import GIFCoder
 import JPEGCoder
 import MemoryCache
 import PNGCoder
@@ -19,6 +20,7 @@ final class ImageCacheFixture: Sendable {
         let coders = CodersManager()
         coders.register(PNGImageCoder(), priority: 100, signatures: [MagicSignature(pattern: "89504e470d0a1a0a")!])
         coders.register(JPEGImageCoder(), priority: 100, signatures: [MagicSignature(pattern: "ffd8ff")!])
+        coders.register(GIFImageCoder(), priority: 100, signatures: [MagicSignature(pattern: "474946383961")!])
         cache = ImageCache(memory: try MemoryCachePlugin.backend().make(memory), disk: disk, coders: coders)
     }
 
@@ -43,6 +45,7 @@ func testImage(width: Int = 40, height: Int = 30, alpha: UInt8 = 255, format: St
 /// The first bytes of PNG and JPEG files.
 let pngMagic = Data([0x89, 0x50, 0x4E, 0x47])
 let jpegMagic = Data([0xFF, 0xD8, 0xFF])
+let gifMagic = Data("GIF89a".utf8)
 
 /// Counts calls, to check a completion runs exactly once.
 final class CallCounter: Sendable {

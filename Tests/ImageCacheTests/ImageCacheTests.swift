@@ -12,6 +12,10 @@ import WebImageCore
         #expect(try fixture.disk.entry(forKey: "translucent")?.data.prefix(4) == pngMagic)
         #expect(try fixture.disk.entry(forKey: "opaque")?.data.prefix(3) == jpegMagic)
         #expect(try fixture.disk.entry(forKey: "own-format")?.data.prefix(4) == pngMagic)
+        var animated = try testImage()
+        animated.traits.insert(.animated)
+        try await fixture.cache.store(animated, data: nil, forKey: "animated")
+        #expect(try fixture.disk.entry(forKey: "animated")?.data.prefix(6) == gifMagic)
     }
 
     @Test func theCacheTypeSaysWhereAnImageGoes() async throws {
