@@ -125,7 +125,7 @@ let coreTargets: [Target] = [
             "WebImageCore", "CCacheReferences", "MemoryCache", "DiskCache", "RedisCache",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-    .testTarget(name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache"]),
+    .testTarget(name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache", "CWebImagePlugin"]),
     .testTarget(
         name: "ImageCacheTests",
         dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder", "GIFCoder"]),

@@ -1,3 +1,4 @@
+import CWebImagePlugin
 import Foundation
 import RedisCache
 import Testing
@@ -100,6 +101,32 @@ import WebImageCore
         }
         #expect(stored)
         #expect(try cache.entry(forKey: "k")?.data == Data([9]))
+    }
+
+    @Test func anOutageIsLoggedOnceAndTheRecoveryOnce() throws {
+        let table = RedisCachePlugin.table(host: CountingHost.host)
+        defer { _ = RedisCachePlugin.table(host: HostServices.host) }
+        let server = try RedisServer()
+        let cache = try PluginDiskCacheBackend(table: table, pluginName: "redis").open(["url": server.url])
+        try cache.store(Data([1]), extendedData: nil, forKey: "k")
+        CountingHost.lines.withLock { $0.removeAll() }
+        server.stop()
+        let deadline = Date().addingTimeInterval(1)
+        while Date() < deadline { _ = try cache.entry(forKey: "k") }
+        #expect(CountingHost.warnings.count == 1)
+        #expect(CountingHost.warnings.first?.hasPrefix("redis cache 127.0.0.1:\(server.port): GET failed") == true)
+        try server.start()
+        // The restarted server is empty: the reconnection shows as the recovery line, after the backoff (at most 5 s).
+        func infos() -> [String] {
+            CountingHost.lines.withLock { $0.filter { $0.level == WEBIMAGE_LOG_INFO }.map(\.message) }
+        }
+        let retry = Date().addingTimeInterval(10)
+        while infos().isEmpty && Date() < retry {
+            _ = try cache.entry(forKey: "k")
+            usleep(20_000)
+        }
+        #expect(infos() == ["redis cache 127.0.0.1:\(server.port): answering again"])
+        #expect(CountingHost.warnings.count == 1)
     }
 
     @Test func aFrozenServerIsAMissAfterTheCommandTimeout() throws {
