@@ -44,6 +44,40 @@ struct CoderPlugin {
     }
 }
 
+/// A cache plugin (memory or disk cache kind), named by the same rule as coders with the kind
+/// `Cache`: folder and logic target `<name>Cache`, C shim `C<name>Shim`, entry target
+/// `<name>CacheEntry`, product `WebImage<name>`, manifest name `<name>` in lowercase.
+struct CachePlugin {
+    let name: String
+    let nativeLibraries: [String]
+
+    var folder: String { "\(name)Cache" }
+    var shim: String { "C\(name)Shim" }
+    var logic: String { "\(name)Cache" }
+    var entry: String { "\(name)CacheEntry" }
+    var product: String { "WebImage\(name)" }
+
+    var targets: [Target] {
+        [
+            .target(
+                name: shim, dependencies: ["CWebImagePlugin"], path: "Plugins/\(folder)/Shim",
+                linkerSettings: nativeLibraries.map { .linkedLibrary($0) }),
+            .target(
+                name: logic, dependencies: ["WebImageCore", .target(name: shim)], path: "Plugins/\(folder)/Cache"),
+            .target(
+                name: entry, dependencies: ["WebImagePluginKit", .target(name: logic)],
+                path: "Plugins/\(folder)/Entry"),
+        ]
+    }
+
+    var library: Product { .library(name: product, type: .dynamic, targets: [entry]) }
+}
+
+let diskCache = CachePlugin(name: "Disk", nativeLibraries: ["crypto", "xxhash"])
+let memoryCache = CachePlugin(name: "Memory", nativeLibraries: ["xxhash"])
+let redisCache = CachePlugin(name: "Redis", nativeLibraries: ["hiredis"])
+let cachePlugins = [diskCache, memoryCache, redisCache]
+
 let png = CoderPlugin(
     name: "PNG", nativeLibraries: ["png16", "z", "deflate"], testDependencies: ["CReferenceDecoders"])
 let jpeg = CoderPlugin(name: "JPEG", nativeLibraries: ["jpeg"], testDependencies: ["CReferenceDecoders"])
@@ -91,6 +125,21 @@ let coreTargets: [Target] = [
         name: "PluginIntegrationTests", dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier"],
         exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport", "WebImageTestSupport"]),
+    .executableTarget(
+        name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
+    .testTarget(name: "DiskCacheTests", dependencies: ["WebImageCore", "DiskCache", "CDiskShim"]),
+    .testTarget(name: "MemoryCacheTests", dependencies: ["WebImageCore", "MemoryCache", "CMemoryShim"]),
+    .target(name: "CCacheReferences", linkerSettings: [.linkedLibrary("hiredis")]),
+    .executableTarget(
+        name: "WebImageCacheBench",
+        dependencies: [
+            "WebImageCore", "CCacheReferences", "MemoryCache", "DiskCache", "RedisCache",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+    .testTarget(name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache", "CWebImagePlugin"]),
+    .testTarget(
+        name: "ImageCacheTests",
+        dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder", "GIFCoder"]),
 ]
 
 let package = Package(
@@ -101,10 +150,11 @@ let package = Package(
         .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
-    ] + plugins.map(\.library),
+        .executable(name: "webimage-cache-bench", targets: ["WebImageCacheBench"]),
+    ] + plugins.map(\.library) + cachePlugins.map(\.library),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
-    targets: coreTargets + plugins.flatMap(\.targets) + plugins.map(\.testTarget)
+    targets: coreTargets + plugins.flatMap(\.targets) + plugins.map(\.testTarget) + cachePlugins.flatMap(\.targets)
 )

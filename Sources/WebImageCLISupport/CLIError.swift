@@ -22,6 +22,7 @@ public struct CLIError: Error, CustomStringConvertible {
         case let error as InputFileError: text = error.description
         case let error as ImageCodingError: text = error.message
         case let error as PluginFault: text = error.description
+        case let error as CacheError: text = error.message
         default: return nil
         }
         return Diagnostics.singleLine(text)

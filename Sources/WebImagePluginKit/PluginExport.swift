@@ -30,6 +30,10 @@ public struct PluginDescriptorBuilder: Sendable {
     let version: String
     private(set) var coderComponent: CoderComponent?
     private(set) var transformerComponent: ExportedTransformers?
+    /// The address of a disk cache table written in C, which lives as long as the process.
+    private(set) var diskCacheTable: UInt?
+    /// The address of a memory cache table written in C, which lives as long as the process.
+    private(set) var memoryCacheTable: UInt?
 
     /// - Parameters:
     ///   - name: must equal the manifest's `name`.
@@ -65,6 +69,22 @@ public struct PluginDescriptorBuilder: Sendable {
         return copy
     }
 
+    /// Adds the disk cache kind with a table written in C (a plugin's shim), which must live
+    /// as long as the process.
+    public func diskCache(_ table: UnsafePointer<webimage_disk_cache>) -> Self {
+        var copy = self
+        copy.diskCacheTable = UInt(bitPattern: table)
+        return copy
+    }
+
+    /// Adds the memory cache kind with a table written in C (a plugin's shim), which must live
+    /// as long as the process.
+    public func memoryCache(_ table: UnsafePointer<webimage_memory_cache>) -> Self {
+        var copy = self
+        copy.memoryCacheTable = UInt(bitPattern: table)
+        return copy
+    }
+
     /// The descriptor for the entry function to return: built by the first call, the same
     /// pointer for the life of the process afterwards. Nil when the host's ABI version is
     /// older than this kit's.
@@ -90,13 +110,18 @@ public struct PluginDescriptorBuilder: Sendable {
             transformerTable = TransformerTable.make(for: exported)
             kinds |= WEBIMAGE_KIND_TRANSFORMER
         }
+        let diskCache = diskCacheTable.flatMap { UnsafePointer<webimage_disk_cache>(bitPattern: $0) }
+        if diskCache != nil { kinds |= WEBIMAGE_KIND_DISK_CACHE }
+        let memoryCache = memoryCacheTable.flatMap { UnsafePointer<webimage_memory_cache>(bitPattern: $0) }
+        if memoryCache != nil { kinds |= WEBIMAGE_KIND_MEMORY_CACHE }
         let descriptor = UnsafeMutablePointer<webimage_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(
             to: webimage_plugin_descriptor(
                 abi_version: WEBIMAGE_PLUGIN_ABI_VERSION,
                 struct_size: UInt32(MemoryLayout<webimage_plugin_descriptor>.size),
                 name: strdup(name)!, version: strdup(version)!, kinds: kinds, reserved: 0,
-                coder: coderTable, loader: nil, memory_cache: nil, disk_cache: nil, transformer: transformerTable))
+                coder: coderTable, loader: nil, memory_cache: memoryCache, disk_cache: diskCache,
+                transformer: transformerTable))
         return UnsafePointer(descriptor)
     }
 }

@@ -34,7 +34,7 @@ cp "$work/libwebimage-effects.so" effects.json "$plugindir/"
 mv "$work/prefix" "$work/moved"
 webimage="$work/moved/bin/webimage"
 "$webimage" plugins verify >"$work/verify.txt" 2>&1 || { cat "$work/verify.txt" >&2; fail "plugins verify"; }
-for plugin in png jpeg pnm effects; do
+for plugin in png jpeg pnm effects disk memory; do
   grep -q "$plugin" "$work/verify.txt" || fail "plugins verify does not mention $plugin"
 done
 

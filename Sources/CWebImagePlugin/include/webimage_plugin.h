@@ -320,7 +320,7 @@ typedef struct webimage_coder {
                                                   webimage_buffer *_Nonnull output, webimage_error *_Nonnull error);
 } webimage_coder;
 
-/* Reserved kinds: their tables are defined by later ABI versions (docs/architecture.md). */
+/* Kinds whose tables are defined further down (memory and disk caches) or by later versions. */
 typedef struct webimage_loader webimage_loader;
 typedef struct webimage_memory_cache webimage_memory_cache;
 typedef struct webimage_disk_cache webimage_disk_cache;
@@ -446,6 +446,168 @@ static inline webimage_status webimage_check_pixel_limit(uint32_t width, uint32_
                           "image too large: %" PRIu32 "×%" PRIu32 " pixels exceed the limit of %" PRIu64 " pixels",
                           width, height, max_pixel_count);
 }
+
+/* ------------------------------------------------------------------ configuration (cache kinds) */
+/** One configuration setting: a key and its value, both NUL-terminated UTF-8. */
+typedef struct webimage_config_entry {
+    const char *_Nonnull key;
+    const char *_Nonnull value;
+} webimage_config_entry;
+
+/**
+ * Settings for a plugin instance as key/value strings (a directory, a namespace, limits, a
+ * server address), so a new backend needs no new ABI. A plugin fails with INVALID_ARGUMENT,
+ * naming the key, for a key it does not know or a value it cannot parse.
+ */
+typedef struct webimage_config {
+    uint32_t struct_size;
+    uint32_t count;
+    const webimage_config_entry *_Nullable entries;
+} webimage_config;
+
+/* ------------------------------------------------------------------ memory cache kind */
+/**
+ * Bit of webimage_memory_cache.flags and webimage_disk_cache.flags: all functions may be
+ * called from several threads at once; else the host serialises them.
+ */
+#define WEBIMAGE_CACHE_THREAD_SAFE (1u << 0)
+
+/** An instance of a memory cache, defined by the plugin. */
+typedef struct webimage_memory_cache_instance webimage_memory_cache_instance;
+
+/**
+ * How a memory cache holds the host's values: opaque handles the plugin never reads. The
+ * plugin calls `retain` for each handle it hands back from `get` and `release` once for
+ * every handle `set` gave it when the entry leaves the cache (replaced, removed, evicted,
+ * trimmed or destroyed). It should call `release` with no lock of its own held.
+ */
+typedef struct webimage_value_callbacks {
+    uint32_t struct_size;
+    uint32_t reserved;
+    void *_Nullable context;
+    void (*_Nonnull retain)(void *_Nullable context, void *_Nonnull handle);
+    void (*_Nonnull release)(void *_Nullable context, void *_Nonnull handle);
+} webimage_value_callbacks;
+
+/** What a cache holds and may hold. A limit of 0 means none. */
+typedef struct webimage_cache_totals {
+    uint32_t struct_size;
+    uint32_t reserved;
+    /** Entries held. */
+    uint64_t count;
+    /** Memory caches: the sum of the entries' costs in bytes; disk caches: bytes stored. */
+    uint64_t bytes;
+    /** The cost or size limit in bytes. */
+    uint64_t byte_limit;
+    /** The count limit. */
+    uint64_t count_limit;
+    /** The age limit in seconds. */
+    uint64_t age_limit_seconds;
+} webimage_cache_totals;
+
+/** The memory cache kind: decoded images (host handles) with a cost in bytes. */
+struct webimage_memory_cache {
+    uint32_t struct_size;
+    /** WEBIMAGE_CACHE_* bits. */
+    uint32_t flags;
+    /** Creates an instance with `config`; `callbacks` stays valid for the life of the instance. */
+    webimage_status (*_Nonnull create)(const webimage_config *_Nonnull config,
+                                       const webimage_value_callbacks *_Nonnull callbacks,
+                                       webimage_memory_cache_instance *_Nullable *_Nonnull cache,
+                                       webimage_error *_Nonnull error);
+    /** Releases every handle and frees the instance. */
+    void (*_Nullable destroy)(webimage_memory_cache_instance *_Nullable cache);
+    /**
+     * Stores `handle` with `cost` bytes under the `key_length` bytes of `key`, replacing
+     * (and releasing) an older value. TOO_LARGE when the plugin refuses the entry; the handle
+     * is then not kept and not released.
+     */
+    webimage_status (*_Nonnull set)(webimage_memory_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                    size_t key_length, void *_Nonnull handle, uint64_t cost,
+                                    webimage_error *_Nonnull error);
+    /** The value of `key`, retained for the caller, or NULL on a miss. */
+    void *_Nullable (*_Nonnull get)(webimage_memory_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                    size_t key_length);
+    /** Removes `key`; true when it was there. */
+    bool (*_Nonnull remove)(webimage_memory_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                            size_t key_length);
+    void (*_Nonnull remove_all)(webimage_memory_cache_instance *_Nonnull cache);
+    /** Evicts entries (least recently used first, or as the plugin's policy says) until the total cost is at most `cost`. */
+    void (*_Nonnull trim_to_cost)(webimage_memory_cache_instance *_Nonnull cache, uint64_t cost);
+    /** Evicts entries until at most `count` remain. */
+    void (*_Nonnull trim_to_count)(webimage_memory_cache_instance *_Nonnull cache, uint64_t count);
+    /** Fills `totals` (its struct_size set by the host). */
+    void (*_Nonnull totals)(webimage_memory_cache_instance *_Nonnull cache, webimage_cache_totals *_Nonnull totals);
+};
+
+/* ------------------------------------------------------------------ disk cache kind */
+/** An open disk cache, defined by the plugin. */
+typedef struct webimage_disk_cache_instance webimage_disk_cache_instance;
+
+/** One entry reported by webimage_disk_cache.list. */
+typedef struct webimage_disk_cache_item {
+    uint32_t struct_size;
+    uint32_t reserved;
+    /** The entry's name in the backend (a file name, a key); NUL-terminated. */
+    const char *_Nonnull name;
+    /** Bytes stored, extended data included. */
+    uint64_t size;
+    /** Seconds since the Unix epoch of the entry's last access, modification and creation. */
+    int64_t access_time;
+    int64_t modification_time;
+    int64_t creation_time;
+} webimage_disk_cache_item;
+
+/** Called once per entry by webimage_disk_cache.list; return false to stop. */
+typedef bool (*webimage_disk_cache_visit_fn)(void *_Nullable context, const webimage_disk_cache_item *_Nonnull item);
+
+/** The disk cache kind: encoded bytes plus optional extended data per key. */
+struct webimage_disk_cache {
+    uint32_t struct_size;
+    /** WEBIMAGE_CACHE_* bits. */
+    uint32_t flags;
+    /** Opens (creating when needed) the cache `config` describes. */
+    webimage_status (*_Nonnull open)(const webimage_config *_Nonnull config,
+                                     webimage_disk_cache_instance *_Nullable *_Nonnull cache,
+                                     webimage_error *_Nonnull error);
+    void (*_Nullable close)(webimage_disk_cache_instance *_Nullable cache);
+    /**
+     * Reads the entry of `key` into host-allocated `data` and, when it has extended data,
+     * `extended_data` (else size 0 and bytes NULL). NOT_FOUND on a miss; an entry that fails
+     * its checks is removed and reported as NOT_FOUND.
+     */
+    webimage_status (*_Nonnull read)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                     size_t key_length, webimage_buffer *_Nonnull data,
+                                     webimage_buffer *_Nonnull extended_data, webimage_error *_Nonnull error);
+    /** Stores `size` bytes and `extended_size` bytes of extended data (`extended_data` may be NULL when 0). */
+    webimage_status (*_Nonnull write)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                      size_t key_length, const uint8_t *_Nullable bytes, size_t size,
+                                      const uint8_t *_Nullable extended_data, size_t extended_size,
+                                      webimage_error *_Nonnull error);
+    webimage_status (*_Nonnull contains)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                         size_t key_length, bool *_Nonnull contains, webimage_error *_Nonnull error);
+    /** Removes `key`; OK when it was not there. */
+    webimage_status (*_Nonnull remove)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                       size_t key_length, webimage_error *_Nonnull error);
+    webimage_status (*_Nonnull remove_all)(webimage_disk_cache_instance *_Nonnull cache,
+                                           webimage_error *_Nonnull error);
+    /** Removes entries older than the age limit, then trims to the size and count limits. */
+    webimage_status (*_Nonnull remove_expired)(webimage_disk_cache_instance *_Nonnull cache,
+                                               webimage_error *_Nonnull error);
+    webimage_status (*_Nonnull totals)(webimage_disk_cache_instance *_Nonnull cache,
+                                       webimage_cache_totals *_Nonnull totals, webimage_error *_Nonnull error);
+    /**
+     * Writes the NUL-terminated path of `key`'s entry (where it is or would be) into `path`;
+     * UNSUPPORTED_OPERATION when the backend has no files, INVALID_ARGUMENT when it does not fit.
+     */
+    webimage_status (*_Nullable path)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                      size_t key_length, char *_Nonnull path, size_t capacity,
+                                      webimage_error *_Nonnull error);
+    /** Calls `visit` for every entry. NULL when the backend cannot enumerate. */
+    webimage_status (*_Nullable list)(webimage_disk_cache_instance *_Nonnull cache,
+                                      webimage_disk_cache_visit_fn _Nonnull visit, void *_Nullable context,
+                                      webimage_error *_Nonnull error);
+};
 
 #ifdef __cplusplus
 }

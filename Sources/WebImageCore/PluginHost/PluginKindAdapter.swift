@@ -20,5 +20,10 @@ public protocol PluginKindAdapter: Sendable {
 /// The adapters a host uses unless it is given others.
 public enum PluginKindAdapters {
     /// One adapter per kind this version of the core implements.
-    public static let standard: [any PluginKindAdapter.Type] = [PluginCoder.self, PluginTransformerFactory.self]
+    public static let standard: [any PluginKindAdapter.Type] = [
+        PluginCoder.self,
+        PluginDiskCacheBackend.self,
+        PluginMemoryCacheBackend.self,
+        PluginTransformerFactory.self,
+    ]
 }

@@ -1,0 +1,32 @@
+import CRedisShim
+import CWebImagePlugin
+import WebImageCore
+
+/// The bundled `redis` cache: the disk cache kind on a Redis server (hiredis), for a fleet of
+/// hosts sharing one cache. Every entry is one `SET <namespace>:<key> <frame> EX <max-age>`
+/// whose frame carries the extended data, so a read is one `GET`.
+///
+/// Options (``CacheConfiguration`` keys):
+/// - `url`: `redis://HOST:PORT[/DB]`; default `redis://127.0.0.1:6379`.
+/// - `namespace`: the key prefix (`<namespace>:`); default `default`.
+/// - `timeout-ms`: the connect and command timeout; default 50. A slow or dead server makes
+///   reads misses (one warning logged per outage) and reconnection waits 100 ms, doubling to 5 s.
+/// - `max-value-size` (bytes): larger entries are not stored (`TOO_LARGE`); default 1 MiB; 0: none.
+/// - `max-age` (seconds): the entries' `EX`; default one week; 0: no expiry.
+///
+/// The size limit is Redis' own: set `maxmemory` and `maxmemory-policy allkeys-lru` on the server.
+public enum RedisCachePlugin {
+    /// The manifest's name.
+    public static let pluginName = "redis"
+    public static let pluginVersion = "1.0.0"
+
+    /// The C table, with `host` as the allocator of read buffers and the log.
+    public static func table(host: UnsafePointer<webimage_host>) -> UnsafePointer<webimage_disk_cache> {
+        redis_cache_table(host)
+    }
+
+    /// The plugin linked into this process, used in-process through the same adapter as the loaded library.
+    public static func backend() -> PluginDiskCacheBackend {
+        try! PluginDiskCacheBackend(table: table(host: HostServices.host), pluginName: pluginName)
+    }
+}

@@ -1,0 +1,53 @@
+/* Internal declarations shared by the redis cache's C files. */
+#ifndef WEBIMAGE_REDIS_CACHE_INTERNAL_H
+#define WEBIMAGE_REDIS_CACHE_INTERNAL_H
+
+#include <hiredis/hiredis.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "redis_cache_shim.h"
+
+/** The parsed configuration. */
+typedef struct redis_cache_config {
+    char *host;
+    int port;
+    int database;
+    char *namespace_name;
+    uint32_t timeout_ms;
+    uint64_t max_value_size;
+    uint64_t max_age;
+} redis_cache_config;
+
+struct webimage_disk_cache_instance {
+    redis_cache_config config;
+    /** Serialises the threads on the one connection. */
+    pthread_mutex_t mutex;
+    /** NULL while disconnected. */
+    redisContext *context;
+    /** While disconnected: no attempt before this time (monotonic ms), doubling up to the cap. */
+    int64_t retry_at_ms;
+    int64_t backoff_ms;
+    /** True from a fault until the next successful command, so an outage is logged once. */
+    bool faulted;
+};
+
+typedef struct webimage_disk_cache_instance redis_cache;
+
+extern const webimage_host *redis_cache_host;
+
+/* redis_cache_config.c */
+webimage_status redis_cache_config_parse(const webimage_config *config, redis_cache_config *parsed,
+                                         webimage_error *error);
+void redis_cache_config_free(redis_cache_config *config);
+
+/* redis_cache_connection.c: call with the mutex held. */
+/** The connection, connecting when due; NULL while Redis is unreachable (a miss for the caller). */
+redisContext *redis_cache_connection(redis_cache *cache);
+/** Runs a command; NULL (and the connection dropped, the fault logged once) on a connection error or timeout. */
+redisReply *redis_cache_command(redis_cache *cache, int count, const char **arguments, const size_t *lengths);
+/** Records a fault (dropping the connection) and logs it when it starts an outage. */
+void redis_cache_fault(redis_cache *cache, const char *what);
+
+#endif

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Several image caches used as one (SDWebImage's `SDImageCachesManager`). Caches later in
+/// ``caches`` have higher priority. Each operation follows its policy.
+public final class ImageCachesManager: ImageCaching {
+    /// How an operation runs over the caches (SDWebImage's `SDImageCachesManagerOperationPolicy`).
+    public enum Policy: Sendable, Equatable {
+        /// One cache after another, highest priority first; a query stops at the first hit.
+        case serial
+        /// All caches at once; a query answers with the first hit to arrive.
+        case concurrent
+        /// Only the highest-priority cache (the last).
+        case highestOnly
+        /// Only the lowest-priority cache (the first).
+        case lowestOnly
+    }
+
+    public let caches: [any ImageCaching]
+    public let queryPolicy: Policy
+    public let storePolicy: Policy
+    public let removePolicy: Policy
+    public let clearPolicy: Policy
+
+    /// Defaults as SDWebImage: queries serial, stores to the highest-priority cache only, removals and clears concurrent.
+    public init(
+        caches: [any ImageCaching], queryPolicy: Policy = .serial, storePolicy: Policy = .highestOnly,
+        removePolicy: Policy = .concurrent, clearPolicy: Policy = .concurrent
+    ) {
+        self.caches = caches
+        self.queryPolicy = queryPolicy
+        self.storePolicy = storePolicy
+        self.removePolicy = removePolicy
+        self.clearPolicy = clearPolicy
+    }
+
+    /// The caches `policy` addresses, highest priority first.
+    private func targets(_ policy: Policy) -> [any ImageCaching] {
+        switch policy {
+        case .serial, .concurrent: caches.reversed()
+        case .highestOnly: caches.last.map { [$0] } ?? []
+        case .lowestOnly: caches.first.map { [$0] } ?? []
+        }
+    }
+
+    /// Runs `body` on each cache of `policy`: one after another, or all at once for `.concurrent`.
+    private func each(_ policy: Policy, _ body: @escaping @Sendable (any ImageCaching) async throws -> Void)
+        async throws
+    {
+        let caches = targets(policy)
+        guard policy == .concurrent else {
+            for cache in caches { try await body(cache) }
+            return
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for cache in caches { group.addTask { try await body(cache) } }
+            try await group.waitForAll()
+        }
+    }
+
+    public func query(_ key: String, options: ImageCacheQuery = ImageCacheQuery()) async throws -> ImageCacheResult? {
+        let caches = targets(queryPolicy)
+        guard queryPolicy == .concurrent else {
+            for cache in caches {
+                if let result = try await cache.query(key, options: options) { return result }
+            }
+            return nil
+        }
+        return try await withThrowingTaskGroup(of: ImageCacheResult?.self) { group in
+            for cache in caches { group.addTask { try await cache.query(key, options: options) } }
+            for try await result in group where result != nil {
+                group.cancelAll()
+                return result
+            }
+            return nil
+        }
+    }
+
+    public func store(_ image: DecodedImage?, data: Data?, forKey key: String, cacheType: ImageCacheType = .all)
+        async throws
+    {
+        try await each(storePolicy) { try await $0.store(image, data: data, forKey: key, cacheType: cacheType) }
+    }
+
+    public func remove(_ key: String, fromDisk: Bool = true) async throws {
+        try await each(removePolicy) { try await $0.remove(key, fromDisk: fromDisk) }
+    }
+
+    public func clearMemory() {
+        for cache in targets(clearPolicy) { cache.clearMemory() }
+    }
+
+    public func clearDisk() async throws {
+        try await each(clearPolicy) { try await $0.clearDisk() }
+    }
+
+    /// The first answer other than `.none`, asking as the query policy says.
+    public func contains(_ key: String) async throws -> ImageCacheType {
+        for cache in targets(queryPolicy == .concurrent ? .serial : queryPolicy) {
+            let found = try await cache.contains(key)
+            if found != .none { return found }
+        }
+        return .none
+    }
+}

@@ -1,0 +1,159 @@
+import CWebImagePlugin
+import Foundation
+import Synchronization
+
+/// One open cache of a disk cache plugin, as a ``DiskCache``. Closed when released. Calls
+/// are serialised unless the plugin declares `WEBIMAGE_CACHE_THREAD_SAFE`.
+public final class PluginDiskCache: DiskCache, @unchecked Sendable {
+    // @unchecked: the plugin instance is used only through its table, which is thread-safe
+    // or serialised by `serial`.
+    public let backend: PluginDiskCacheBackend
+    private let instance: OpaquePointer
+    /// Held around every call when the plugin is not thread-safe.
+    private let serial = Mutex(())
+    private let threadSafe: Bool
+
+    /// Bytes of the buffer a path is written into.
+    static let pathCapacity = 4096
+
+    init(backend: PluginDiskCacheBackend, instance: OpaquePointer) {
+        self.backend = backend
+        self.instance = instance
+        threadSafe = backend.table.pointee.flags & WEBIMAGE_CACHE_THREAD_SAFE != 0
+    }
+
+    deinit { backend.table.pointee.close?(instance) }
+
+    private var table: webimage_disk_cache { backend.table.pointee }
+
+    private func serialised<Result>(_ body: () -> Result) -> Result {
+        if threadSafe { return body() }
+        return serial.withLock { _ in body() }
+    }
+
+    /// Runs one table function with an error buffer; throws for any status but OK.
+    private func call(_ operation: String, _ body: (UnsafeMutablePointer<webimage_error>) -> webimage_status)
+        throws(CacheError)
+    {
+        let messages = ErrorMessageBuffer()
+        let status = serialised { messages.withError(body) }
+        guard status == WEBIMAGE_STATUS_OK else {
+            throw PluginStatus(status).cacheError(messages.message(or: "\(backend.pluginName): \(operation) failed"))
+        }
+    }
+
+    public func entry(forKey key: String) throws(CacheError) -> DiskCacheEntry? {
+        var data = webimage_buffer(bytes: nil, size: 0)
+        var extended = webimage_buffer(bytes: nil, size: 0)
+        let messages = ErrorMessageBuffer()
+        let status = serialised {
+            withCacheKey(key) { characters, count in
+                messages.withError { table.read(instance, characters, count, &data, &extended, $0) }
+            }
+        }
+        if status == WEBIMAGE_STATUS_NOT_FOUND { return nil }
+        guard status == WEBIMAGE_STATUS_OK else {
+            throw PluginStatus(status).cacheError(messages.message(or: "\(backend.pluginName): read failed"))
+        }
+        return DiskCacheEntry(data: Self.adopt(data), extendedData: extended.bytes == nil ? nil : Self.adopt(extended))
+    }
+
+    /// Host-allocated bytes as `Data` without a copy; freed with the host allocator.
+    private static func adopt(_ buffer: webimage_buffer) -> Data {
+        guard let bytes = buffer.bytes else { return Data() }
+        return Data(
+            bytesNoCopy: bytes, count: buffer.size,
+            deallocator: .custom { pointer, _ in
+                HostServices.deallocate(pointer)
+            })
+    }
+
+    public func store(_ data: Data, extendedData: Data?, forKey key: String) throws(CacheError) {
+        let extended = extendedData ?? Data()
+        try call("write") { error in
+            withCacheKey(key) { characters, count in
+                data.withUnsafeBytes { bytes in
+                    extended.withUnsafeBytes { extendedBytes in
+                        table.write(
+                            instance, characters, count, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                            bytes.count, extendedBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                            extendedBytes.count, error)
+                    }
+                }
+            }
+        }
+    }
+
+    public func contains(_ key: String) throws(CacheError) -> Bool {
+        var found = false
+        try call("contains") { error in
+            withCacheKey(key) { table.contains(instance, $0, $1, &found, error) }
+        }
+        return found
+    }
+
+    public func remove(_ key: String) throws(CacheError) {
+        try call("remove") { error in
+            withCacheKey(key) { table.remove(instance, $0, $1, error) }
+        }
+    }
+
+    public func removeAll() throws(CacheError) {
+        try call("remove all") { table.remove_all(instance, $0) }
+    }
+
+    public func removeExpired() throws(CacheError) {
+        try call("remove expired") { table.remove_expired(instance, $0) }
+    }
+
+    public func totals() throws(CacheError) -> CacheTotals {
+        var totals = webimage_cache_totals()
+        totals.struct_size = UInt32(MemoryLayout<webimage_cache_totals>.size)
+        try call("totals") { table.totals(instance, &totals, $0) }
+        return CacheTotals(
+            count: totals.count, bytes: totals.bytes, byteLimit: totals.byte_limit, countLimit: totals.count_limit,
+            ageLimitSeconds: totals.age_limit_seconds)
+    }
+
+    public func path(forKey key: String) -> String? {
+        guard let pathFunction = table.path else { return nil }
+        let messages = ErrorMessageBuffer()
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Self.pathCapacity) { buffer -> String? in
+            let status = serialised {
+                withCacheKey(key) { characters, count in
+                    messages.withError {
+                        pathFunction(instance, characters, count, buffer.baseAddress!, Self.pathCapacity, $0)
+                    }
+                }
+            }
+            return status == WEBIMAGE_STATUS_OK ? String(cString: buffer.baseAddress!) : nil
+        }
+    }
+
+    public func items() throws(CacheError) -> [DiskCacheItem] {
+        guard let list = table.list else {
+            throw CacheError(.unsupportedOperation, "\(backend.pluginName): this cache cannot list its entries")
+        }
+        let collector = ItemCollector()
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        try call("list") { error in
+            list(
+                instance,
+                { context, item in
+                    let collector = Unmanaged<ItemCollector>.fromOpaque(context!).takeUnretainedValue()
+                    let item = item.pointee
+                    collector.items.append(
+                        DiskCacheItem(
+                            name: String(cString: item.name), size: item.size, accessTime: item.access_time,
+                            modificationTime: item.modification_time, creationTime: item.creation_time))
+                    return true
+                }, context, error)
+        }
+        return collector.items
+    }
+
+    /// Gathers the items one `list` call reports.
+    private final class ItemCollector {
+        var items: [DiskCacheItem] = []
+    }
+}

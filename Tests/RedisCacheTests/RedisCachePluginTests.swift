@@ -1,0 +1,161 @@
+import CWebImagePlugin
+import Foundation
+import RedisCache
+import Testing
+import WebImageCore
+
+/// The redis plugin against a real `redis-server` on 127.0.0.1.
+@Suite(.serialized) struct RedisCachePluginTests {
+    func open(_ server: RedisServer, _ options: [String: String] = [:]) throws -> PluginDiskCache {
+        var configuration: CacheConfiguration = ["url": server.url]
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) { configuration[key] = value }
+        return try RedisCachePlugin.backend().open(configuration)
+    }
+
+    /// Milliseconds `body` takes.
+    func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    @Test func entriesRoundTripWithExtendedDataInOneValue() throws {
+        let server = try RedisServer()
+        let cache = try open(server, ["namespace": "images"])
+        let data = Data((0..<100_000).map { UInt8($0 % 253) })
+        try cache.store(data, extendedData: Data("etag: \"x\"".utf8), forKey: "http://h/a.png")
+        #expect(
+            try cache.entry(forKey: "http://h/a.png")
+                == DiskCacheEntry(data: data, extendedData: Data("etag: \"x\"".utf8)))
+        try cache.store(Data([1]), extendedData: nil, forKey: "b")
+        #expect(try cache.entry(forKey: "b") == DiskCacheEntry(data: Data([1]), extendedData: nil))
+        #expect(try cache.entry(forKey: "missing") == nil)
+        #expect(try cache.contains("b"))
+        #expect(try !cache.contains("missing"))
+        #expect(
+            try cache.totals()
+                == CacheTotals(count: 2, bytes: UInt64(8 + 9 + 100_000 + 8 + 1), ageLimitSeconds: 604_800))
+        #expect(try cache.items().map(\.name).sorted() == ["b", "http://h/a.png"])
+        #expect(cache.path(forKey: "b") == nil)
+        try cache.remove("b")
+        #expect(try cache.entry(forKey: "b") == nil)
+    }
+
+    @Test func everyEntryExpiresAndTheKeyCarriesTheNamespace() throws {
+        let server = try RedisServer()
+        let cache = try open(server, ["namespace": "ns", "max-age": "100"])
+        try cache.store(Data([1, 2]), extendedData: nil, forKey: "k")
+        let raw = try open(server, ["namespace": "other"])
+        #expect(try raw.entry(forKey: "k") == nil)
+        let item = try #require(try cache.items().first)
+        #expect(item.name == "k")
+        #expect(abs(Int(item.modificationTime) - Int(Date().timeIntervalSince1970)) <= 2)
+        let ttl = try RedisCommand.run(port: server.port, ["TTL", "ns:k"])
+        #expect(ttl == ":100" || ttl == ":99")
+    }
+
+    @Test func valuesAboveTheLimitAreNotStored() throws {
+        let server = try RedisServer()
+        let cache = try open(server)
+        let error = try #require(throws: CacheError.self) {
+            try cache.store(Data(count: 1024 * 1024), extendedData: nil, forKey: "big")
+        }
+        #expect(error.kind == .tooLarge)
+        #expect(error.message == "an entry of 1048584 bytes is larger than max-value-size (1048576 bytes); not stored")
+        #expect(try !cache.contains("big"))
+        try cache.store(Data(count: 1024 * 1024 - 8), extendedData: nil, forKey: "fits")
+        #expect(try cache.contains("fits"))
+    }
+
+    @Test func removeAllRemovesOnlyItsNamespace() throws {
+        let server = try RedisServer()
+        let first = try open(server, ["namespace": "a*"])
+        let second = try open(server, ["namespace": "ab"])
+        for index in 0..<1200 { try first.store(Data([1]), extendedData: nil, forKey: "k\(index)") }
+        try second.store(Data([2]), extendedData: nil, forKey: "k0")
+        try first.removeAll()
+        #expect(try first.totals().count == 0)
+        #expect(try second.entry(forKey: "k0")?.data == Data([2]))
+    }
+
+    @Test func aStoppedServerIsAMissWithinTheTimeoutAndTheCacheReconnects() throws {
+        let server = try RedisServer()
+        let cache = try open(server)
+        try cache.store(Data([7]), extendedData: nil, forKey: "k")
+        server.stop()
+        var misses = 0
+        let elapsed = try milliseconds {
+            for _ in 0..<100 where try cache.entry(forKey: "k") == nil { misses += 1 }
+        }
+        #expect(misses == 100)
+        #expect(elapsed < 1000)
+        #expect(throws: CacheError.self) { try cache.store(Data([8]), extendedData: nil, forKey: "k") }
+        try server.start()
+        // The backoff after the first failures is at most 5 s; the first read after it reconnects.
+        let deadline = Date().addingTimeInterval(10)
+        var stored = false
+        while !stored && Date() < deadline {
+            stored = (try? cache.store(Data([9]), extendedData: nil, forKey: "k")) != nil
+            if !stored { usleep(50_000) }
+        }
+        #expect(stored)
+        #expect(try cache.entry(forKey: "k")?.data == Data([9]))
+    }
+
+    @Test func anOutageIsLoggedOnceAndTheRecoveryOnce() throws {
+        let table = RedisCachePlugin.table(host: CountingHost.host)
+        defer { _ = RedisCachePlugin.table(host: HostServices.host) }
+        let server = try RedisServer()
+        let cache = try PluginDiskCacheBackend(table: table, pluginName: "redis").open(["url": server.url])
+        try cache.store(Data([1]), extendedData: nil, forKey: "k")
+        CountingHost.lines.withLock { $0.removeAll() }
+        server.stop()
+        let deadline = Date().addingTimeInterval(1)
+        while Date() < deadline { _ = try cache.entry(forKey: "k") }
+        #expect(CountingHost.warnings.count == 1)
+        #expect(CountingHost.warnings.first?.hasPrefix("redis cache 127.0.0.1:\(server.port): GET failed") == true)
+        try server.start()
+        // The restarted server is empty: the reconnection shows as the recovery line, after the backoff (at most 5 s).
+        func infos() -> [String] {
+            CountingHost.lines.withLock { $0.filter { $0.level == WEBIMAGE_LOG_INFO }.map(\.message) }
+        }
+        let retry = Date().addingTimeInterval(10)
+        while infos().isEmpty && Date() < retry {
+            _ = try cache.entry(forKey: "k")
+            usleep(20_000)
+        }
+        #expect(infos() == ["redis cache 127.0.0.1:\(server.port): answering again"])
+        #expect(CountingHost.warnings.count == 1)
+    }
+
+    @Test func aFrozenServerIsAMissAfterTheCommandTimeout() throws {
+        let server = try RedisServer()
+        let cache = try open(server, ["timeout-ms": "50"])
+        try cache.store(Data([7]), extendedData: nil, forKey: "k")
+        server.pause()
+        defer { server.resume() }
+        var result: DiskCacheEntry?
+        let first = try milliseconds { result = try cache.entry(forKey: "k") }
+        #expect(result == nil)
+        #expect(first >= 40 && first < 500)
+        let second = try milliseconds { result = try cache.entry(forKey: "k") }
+        #expect(result == nil)
+        #expect(second < 20)
+    }
+
+    @Test func badOptionsAreClearErrors() throws {
+        let cases: [(String, String, String)] = [
+            ("url", "http://h", "url: 'http://h' is not redis://HOST:PORT[/DB]"),
+            ("url", "redis://h:99999", "url: 'redis://h:99999' has a bad port"),
+            ("timeout-ms", "0", "timeout-ms: '0' is not a number of milliseconds from 1 to 600000"),
+            ("max-value-size", "1MB", "max-value-size: '1MB' is not a whole number (0 means no limit)"),
+            ("directory", "/tmp", "unknown option 'directory'"),
+        ]
+        for (key, value, message) in cases {
+            let error = try #require(throws: CacheError.self) { try RedisCachePlugin.backend().open([key: value]) }
+            #expect(error.kind == .invalidArgument)
+            #expect(error.message.hasPrefix(message))
+        }
+    }
+}
