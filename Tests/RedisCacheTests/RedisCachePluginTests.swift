@@ -159,3 +159,21 @@ import WebImageCore
         }
     }
 }
+
+/// An image cache whose disk layer is the redis plugin.
+@Suite struct RedisImageCacheTests {
+    @Test func imagesRoundTripThroughRedis() async throws {
+        let server = try RedisServer()
+        var configuration = ImageCacheConfiguration()
+        configuration.diskPlugin = "redis"
+        configuration.extraDiskOptions = ["url": server.url]
+        let disk = try RedisCachePlugin.backend().open(configuration.diskOptions)
+        let cache = ImageCache(memory: nil, disk: disk, coders: CodersManager(), configuration: configuration)
+        try await cache.store(nil, data: Data("bytes".utf8), forKey: "http://h/a.png")
+        #expect(try await cache.contains("http://h/a.png") == .disk)
+        #expect(try disk.entry(forKey: "http://h/a.png")?.data == Data("bytes".utf8))
+        #expect(try await cache.diskTotals().count == 1)
+        try await cache.clearDisk()
+        #expect(try await cache.contains("http://h/a.png") == .none)
+    }
+}

@@ -39,15 +39,24 @@ public struct ImageCacheConfiguration: Sendable {
         return options
     }
 
-    /// The options the disk plugin is opened with.
+    /// Options appended for the disk plugin after the ones this configuration derives (a
+    /// redis `url` and `timeout-ms`, for example); default none.
+    public var extraDiskOptions = CacheConfiguration()
+
+    /// The options the disk plugin is opened with: `namespace` and `max-age` for every backend;
+    /// `directory`, `max-size`, `max-count` and `expire-type` for the `disk` plugin only (Redis
+    /// keeps its own size limit and has no files); then ``extraDiskOptions``.
     public var diskOptions: CacheConfiguration {
         var options = CacheConfiguration()
-        if let directory { options["directory"] = directory }
         options["namespace"] = namespace
         options["max-age"] = String(diskAgeLimit)
-        options["max-size"] = String(diskSizeLimit)
-        options["max-count"] = String(diskCountLimit)
-        options["expire-type"] = expireType.rawValue
+        if diskPlugin == "disk" {
+            if let directory { options["directory"] = directory }
+            options["max-size"] = String(diskSizeLimit)
+            options["max-count"] = String(diskCountLimit)
+            options["expire-type"] = expireType.rawValue
+        }
+        options.entries += extraDiskOptions.entries
         return options
     }
 }
