@@ -127,7 +127,8 @@ let coreTargets: [Target] = [
     .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport", "WebImageTestSupport"]),
     .executableTarget(
         name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
-    .testTarget(name: "DiskCacheTests", dependencies: ["WebImageCore", "DiskCache", "CDiskShim"]),
+    .testTarget(
+        name: "DiskCacheTests", dependencies: ["WebImageCore", "DiskCache", "CDiskShim", "WebImageTestSupport"]),
     .testTarget(name: "MemoryCacheTests", dependencies: ["WebImageCore", "MemoryCache", "CMemoryShim"]),
     .target(name: "CCacheReferences", linkerSettings: [.linkedLibrary("hiredis")]),
     .executableTarget(
@@ -136,7 +137,8 @@ let coreTargets: [Target] = [
             "WebImageCore", "CCacheReferences", "MemoryCache", "DiskCache", "RedisCache",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-    .testTarget(name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache", "CWebImagePlugin"]),
+    .testTarget(
+        name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache", "CWebImagePlugin", "WebImageTestSupport"]),
     .testTarget(
         name: "ImageCacheTests",
         dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder", "GIFCoder"]),

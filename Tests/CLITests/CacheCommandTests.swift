@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 @Suite("webimage cache")
 struct CacheCommandTests {
-    let plugins: TemporaryFolder
-    let cacheFolder: TemporaryFolder
+    let plugins: PluginsFolder
+    let cacheFolder: TemporaryDirectory
 
     init() throws {
-        plugins = try PluginFolder.make()
-        cacheFolder = try TemporaryFolder()
+        plugins = try PluginsFolder.make()
+        cacheFolder = try TemporaryDirectory()
     }
 
     /// Runs `webimage cache <arguments> --cache-dir <folder>` with the bundled plugins.
@@ -18,10 +19,6 @@ struct CacheCommandTests {
 
     @Test("put, get, path, list, info, remove and clear")
     func roundTrip() async throws {
-        defer {
-            plugins.remove()
-            cacheFolder.remove()
-        }
         let input = cacheFolder.file("input.bin")
         try Data((0..<1000).map { UInt8($0 % 251) }).write(to: URL(fileURLWithPath: input))
         let put = try await cache(["put", "http://h/a.png", input])
@@ -54,10 +51,6 @@ struct CacheCommandTests {
 
     @Test("trim enforces limits given as options")
     func trim() async throws {
-        defer {
-            plugins.remove()
-            cacheFolder.remove()
-        }
         let input = cacheFolder.file("input.bin")
         try Data(count: 968).write(to: URL(fileURLWithPath: input))
         for index in 0..<6 { #expect(try await cache(["put", "k\(index)", input]).status == 0) }
@@ -67,10 +60,6 @@ struct CacheCommandTests {
 
     @Test("a missing key, an unknown option and a bad value are one error line and exit 1")
     func errors() async throws {
-        defer {
-            plugins.remove()
-            cacheFolder.remove()
-        }
         let missing = try await cache(["get", "nothing"])
         #expect(missing.status == 1)
         #expect(missing.errorLines == ["error: no entry for key 'nothing' in the disk cache"])

@@ -2,6 +2,7 @@ import DiskCache
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// Writers killed with SIGKILL at random moments, and two processes on one folder: no entry
 /// ever reads back wrong, the size limit holds, and the index converges to what is on disk.

@@ -1,6 +1,7 @@
 import DiskCache
 import Foundation
 import WebImageCore
+import WebImageTestSupport
 
 /// A disk cache in a temporary directory, opened through the plugin's C table and the host's adapter.
 struct DiskCacheFixture {

@@ -2,6 +2,7 @@ import DiskCache
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// Storing, reading, removing and counting entries; options; extended data; extra paths; migration.
 @Suite struct DiskCacheStoreTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The real `libWebImageDisk.so`, opened with dlopen and used through the C ABI.
 @Suite struct DiskCachePluginTests {

@@ -3,6 +3,7 @@ import Foundation
 import RedisCache
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The redis plugin against a real `redis-server` on 127.0.0.1.
 @Suite(.serialized) struct RedisCachePluginTests {

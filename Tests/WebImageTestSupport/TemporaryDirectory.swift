@@ -38,4 +38,9 @@ public final class TemporaryDirectory: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.path
     }
+
+    /// The names in the folder `name` inside this one, sorted.
+    public func names(in name: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(name).path).sorted()
+    }
 }

@@ -135,8 +135,7 @@ static webimage_status write_temporary(disk_cache *cache, const char *temporary,
     footer.extended_length = extended_size;
     footer.checksum = checksum(bytes, size, extended, extended_size);
     if (extended_size > 0) {
-        bool stored = cache->config.use_xattr &&
-                      fsetxattr(fd, extended_attribute, extended, extended_size, 0) == 0;
+        bool stored = cache->config.use_xattr && fsetxattr(fd, extended_attribute, extended, extended_size, 0) == 0;
         footer.flags = stored ? extended_in_xattr : extended_inline;
     }
     struct iovec vectors[3];
@@ -177,8 +176,7 @@ webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, cons
     unsigned long long serial = atomic_fetch_add(&cache->temporary_counter, 1);
     snprintf(temporary, sizeof(temporary), ".tmp-%ld-%llu", (long)getpid(), serial);
     uint64_t file_size = 0;
-    webimage_status status =
-        write_temporary(cache, temporary, bytes, size, extended, extended_size, &file_size, error);
+    webimage_status status = write_temporary(cache, temporary, bytes, size, extended, extended_size, &file_size, error);
     if (status != WEBIMAGE_STATUS_OK) {
         inflight_end(cache, name);
         return status;
@@ -277,8 +275,7 @@ webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool 
     int fd = openat(directory_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT) return webimage_fail(error, WEBIMAGE_STATUS_NOT_FOUND, "not in the cache");
-        return webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot open cache entry %s: %s", name,
-                              strerror(errno));
+        return webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot open cache entry %s: %s", name, strerror(errno));
     }
     struct stat status;
     if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
@@ -323,8 +320,8 @@ webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool 
     }
     /* The access time is the cache's own (relatime would not keep it), to the second: an entry
        read again within a second is not written again. */
-    if (writable && disk_cache_now_ns() - ((int64_t)status.st_atim.tv_sec * 1000000000 + status.st_atim.tv_nsec) >
-                        1000000000) {
+    if (writable &&
+        disk_cache_now_ns() - ((int64_t)status.st_atim.tv_sec * 1000000000 + status.st_atim.tv_nsec) > 1000000000) {
         const struct timespec times[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
         futimens(fd, times);
     }

@@ -22,9 +22,8 @@ static webimage_status make_directories(const char *path, webimage_error *error)
         if (*slash == '/' || end) {
             *slash = '\0';
             if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
-                webimage_status status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR,
-                                                        "cannot create the cache directory %s: %s", copy,
-                                                        strerror(errno));
+                webimage_status status = webimage_failf(
+                    error, WEBIMAGE_STATUS_IO_ERROR, "cannot create the cache directory %s: %s", copy, strerror(errno));
                 free(copy);
                 return status;
             }
@@ -75,8 +74,8 @@ static webimage_status open_cache(const webimage_config *config, disk_cache **ou
     cache->directory_fd = cache->lock_fd = cache->index_fd = -1;
     webimage_status status = disk_cache_config_parse(config, &cache->config, error);
     if (status == WEBIMAGE_STATUS_OK) status = make_directories(cache->config.root, error);
-    if (status == WEBIMAGE_STATUS_OK && asprintf(&cache->path, "%s/%s", cache->config.root,
-                                                 cache->config.namespace_name) < 0) {
+    if (status == WEBIMAGE_STATUS_OK &&
+        asprintf(&cache->path, "%s/%s", cache->config.root, cache->config.namespace_name) < 0) {
         cache->path = NULL;
         status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     }
@@ -187,8 +186,8 @@ static webimage_status remove_all_entries(disk_cache *cache, webimage_error *err
         status = disk_cache_rescan(cache, error);
     } else if (status == WEBIMAGE_STATUS_OK) {
         if (fd >= 0) close(fd);
-        status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot read the cache directory %s: %s",
-                                cache->path, strerror(errno));
+        status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot read the cache directory %s: %s", cache->path,
+                                strerror(errno));
     }
     disk_cache_unlock(cache);
     return status;
@@ -255,8 +254,9 @@ static webimage_status list_entries(disk_cache *cache, webimage_disk_cache_visit
             .size = (uint64_t)info.st_size,
             .access_time = seconds(info.st_atim),
             .modification_time = seconds(info.st_mtim),
-            .creation_time = disk_cache_entry_time(cache->directory_fd, item->d_name, &info,
-                                                   DISK_CACHE_EXPIRE_CREATION) / 1000000000,
+            .creation_time =
+                disk_cache_entry_time(cache->directory_fd, item->d_name, &info, DISK_CACHE_EXPIRE_CREATION) /
+                1000000000,
         };
         if (!visit(context, &entry)) break;
     }

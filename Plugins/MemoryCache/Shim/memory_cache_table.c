@@ -84,7 +84,9 @@ static webimage_status parse_config(memory_cache *cache, const webimage_config *
         } else if (strcmp(key, "policy") == 0) {
             if (strcmp(value, "lru") == 0) cache->policy = policy_lru;
             else if (strcmp(value, "clock") == 0) cache->policy = policy_clock;
-            else return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "policy: '%s' is not lru or clock", value);
+            else
+                return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "policy: '%s' is not lru or clock",
+                                      value);
         } else if (strcmp(key, "entry-cost-limit") == 0) {
             char *end = NULL;
             double fraction = strtod(value, &end);
@@ -145,8 +147,8 @@ static void push_most_recent(memory_cache *cache, node *entry) {
 
 static node **bucket_link(memory_cache *cache, const char *key, size_t key_length, uint64_t hash) {
     node **link = &cache->buckets[hash & (cache->bucket_count - 1)];
-    while (*link && !((*link)->hash == hash && (*link)->key_length == key_length &&
-                      memcmp((*link)->key, key, key_length) == 0))
+    while (*link &&
+           !((*link)->hash == hash && (*link)->key_length == key_length && memcmp((*link)->key, key, key_length) == 0))
         link = &(*link)->chain;
     return link;
 }

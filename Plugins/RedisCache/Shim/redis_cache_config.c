@@ -24,8 +24,7 @@ static webimage_status parse_url(const char *url, redis_cache_config *parsed, we
         return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "url: '%s' is not redis://HOST:PORT[/DB]", url);
     const char *host = url + strlen(prefix);
     size_t host_length = strcspn(host, ":/");
-    if (host_length == 0)
-        return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "url: '%s' has no host", url);
+    if (host_length == 0) return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "url: '%s' has no host", url);
     const char *rest = host + host_length;
     uint64_t port = 6379, database = 0;
     char number[32];

@@ -76,7 +76,8 @@ redisReply *redis_cache_command(redis_cache *cache, int count, const char **argu
     }
     if (cache->faulted) {
         char message[300];
-        snprintf(message, sizeof(message), "redis cache %s:%d: answering again", cache->config.host, cache->config.port);
+        snprintf(message, sizeof(message), "redis cache %s:%d: answering again", cache->config.host,
+                 cache->config.port);
         log_line(WEBIMAGE_LOG_INFO, message);
     }
     cache->faulted = false;

@@ -295,7 +295,9 @@ static bool visit_batch(redis_cache *cache, redisReply *keys, void *context) {
                               ? (int64_t)cache->config.max_age - ttl->integer
                               : 0;
             char *name = strndup(keys->element[i]->str + prefix, keys->element[i]->len - prefix);
-            webimage_disk_cache_item item = {.struct_size = sizeof(item), .name = name ? name : "", .size = size,
+            webimage_disk_cache_item item = {.struct_size = sizeof(item),
+                                             .name = name ? name : "",
+                                             .size = size,
                                              .access_time = items->now - age,
                                              .modification_time = items->now - age,
                                              .creation_time = items->now - age};

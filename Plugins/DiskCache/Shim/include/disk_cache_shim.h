@@ -24,8 +24,8 @@ const webimage_disk_cache *_Nonnull disk_cache_table(const webimage_host *_Nonnu
  * digits, `-` and `_`; dropped when the name would exceed NAME_MAX). `capacity` must be at
  * least DISK_CACHE_NAME_CAPACITY.
  */
-webimage_status disk_cache_file_name(const char *_Nonnull key, size_t key_length, char *_Nonnull name,
-                                     size_t capacity, webimage_error *_Nonnull error);
+webimage_status disk_cache_file_name(const char *_Nonnull key, size_t key_length, char *_Nonnull name, size_t capacity,
+                                     webimage_error *_Nonnull error);
 
 /** Bytes a file name needs, NUL included. */
 #define DISK_CACHE_NAME_CAPACITY 256
