@@ -26,9 +26,16 @@ public struct PluginDescriptorBuilder: Sendable {
         let threadSafe: Bool
     }
 
+    /// The loader component: a C table (loaders run their own I/O thread in C).
+    struct LoaderComponent: @unchecked Sendable {
+        // @unchecked: the table is immutable and lives for the life of the process.
+        let table: UnsafePointer<webimage_loader>
+    }
+
     let name: String
     let version: String
     private(set) var coderComponent: CoderComponent?
+    private(set) var loaderComponent: LoaderComponent?
 
     /// - Parameters:
     ///   - name: must equal the manifest's `name`.
@@ -44,6 +51,14 @@ public struct PluginDescriptorBuilder: Sendable {
     public func coder(_ coder: some ImageCoder, threadSafe: Bool = true) -> Self {
         var copy = self
         copy.coderComponent = CoderComponent(coder: coder, threadSafe: threadSafe)
+        return copy
+    }
+
+    /// Adds the loader kind with `table`, a C loader (for example a shim over libcurl) that
+    /// lives for the life of the process.
+    public func loader(_ table: UnsafePointer<webimage_loader>) -> Self {
+        var copy = self
+        copy.loaderComponent = LoaderComponent(table: table)
         return copy
     }
 
@@ -64,13 +79,15 @@ public struct PluginDescriptorBuilder: Sendable {
             coderTable = CoderTable.make(for: coderComponent.coder, threadSafe: coderComponent.threadSafe)
             kinds |= WEBIMAGE_KIND_CODER
         }
+        if loaderComponent != nil { kinds |= WEBIMAGE_KIND_LOADER }
         let descriptor = UnsafeMutablePointer<webimage_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(
             to: webimage_plugin_descriptor(
                 abi_version: WEBIMAGE_PLUGIN_ABI_VERSION,
                 struct_size: UInt32(MemoryLayout<webimage_plugin_descriptor>.size),
                 name: strdup(name)!, version: strdup(version)!, kinds: kinds, reserved: 0,
-                coder: coderTable, loader: nil, memory_cache: nil, disk_cache: nil, transformer: nil))
+                coder: coderTable, loader: loaderComponent?.table, memory_cache: nil, disk_cache: nil, transformer: nil)
+        )
         return UnsafePointer(descriptor)
     }
 }

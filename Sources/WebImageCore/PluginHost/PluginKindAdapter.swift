@@ -20,5 +20,8 @@ public protocol PluginKindAdapter: Sendable {
 /// The adapters a host uses unless it is given others.
 public enum PluginKindAdapters {
     /// One adapter per kind this version of the core implements.
-    public static let standard: [any PluginKindAdapter.Type] = [PluginCoder.self]
+    public static let standard: [any PluginKindAdapter.Type] = [
+        PluginCoder.self,
+        PluginLoader.self,
+    ]
 }
