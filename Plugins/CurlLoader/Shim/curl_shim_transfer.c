@@ -229,8 +229,6 @@ static webimage_status status_of(CURLcode result) {
         return WEBIMAGE_STATUS_CORRUPT_DATA;
     case CURLE_URL_MALFORMAT:
         return WEBIMAGE_STATUS_INVALID_ARGUMENT;
-    case CURLE_UNSUPPORTED_PROTOCOL:
-        return WEBIMAGE_STATUS_UNSUPPORTED_OPERATION;
     case CURLE_FILE_COULDNT_READ_FILE:
         return WEBIMAGE_STATUS_NOT_FOUND;
     case CURLE_OUT_OF_MEMORY:
