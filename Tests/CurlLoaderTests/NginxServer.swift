@@ -31,6 +31,7 @@ final class NginxServer: @unchecked Sendable {
         files["large.bin"] = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
         files["text.txt"] = Array(String(repeating: "WebImage loads images. ", count: 2000).utf8)
         files["slow.bin"] = [UInt8](repeating: 0x5A, count: 60_000)
+        files["medium.bin"] = [UInt8](repeating: 0x4D, count: 200_000)
         self.files = files
         for (name, bytes) in files { try folder.write("www/static/\(name)", bytes) }
         try folder.write("www/auth/secret.txt", text: "authorized")
@@ -81,6 +82,18 @@ final class NginxServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// The requests nginx answered so far, one `uri|accept|if-none-match|status` line each,
+    /// waiting up to a second for the log to catch up with `atLeast` lines.
+    func requests(matching path: String, atLeast: Int = 0) -> [String] {
+        let deadline = Date().addingTimeInterval(1)
+        while true {
+            let text = (try? String(contentsOfFile: folder.path + "/logs/access.log", encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(path) }
+            if lines.count >= atLeast || Date() > deadline { return lines }
+            usleep(20_000)
+        }
+    }
+
     private static func errorLog(_ folder: String) -> String {
         (try? String(contentsOfFile: folder + "/logs/error.log", encoding: .utf8)) ?? "(no log)"
     }
@@ -94,7 +107,8 @@ final class NginxServer: @unchecked Sendable {
         error_log \(folder)/logs/error.log warn;
         events { worker_connections 1024; }
         http {
-            access_log off;
+            log_format requests '$request_uri|$http_accept|$http_if_none_match|$status';
+            access_log \(folder)/logs/access.log requests;
             client_body_temp_path \(folder)/tmp/body;
             proxy_temp_path \(folder)/tmp/proxy;
             fastcgi_temp_path \(folder)/tmp/fastcgi;

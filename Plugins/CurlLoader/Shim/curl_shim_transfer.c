@@ -262,6 +262,12 @@ void curl_shim_transfer_finish(webimage_load_task *task, CURLcode result) {
         curl_shim_complete(task, WEBIMAGE_STATUS_OK, 0, "", &metrics);
         return;
     }
+    if (result == CURLE_FILESIZE_EXCEEDED) {
+        char limit[96];
+        snprintf(limit, sizeof limit, "Content-Length exceeds the limit of %" PRIu64 " bytes", task->max_body_size);
+        curl_shim_complete(task, WEBIMAGE_STATUS_TOO_LARGE, (int32_t)result, limit, &metrics);
+        return;
+    }
     char message[CURL_ERROR_SIZE + 64];
     const char *detail = task->curl_message[0] != '\0' ? task->curl_message : curl_easy_strerror(result);
     snprintf(message, sizeof message, "%s (curl error %d)", detail, (int)result);
