@@ -170,6 +170,24 @@ extension CurlLoaderTests {
                     == "/static/small.bin|image/*,*/*;q=0.8|\(etag.replacingOccurrences(of: "\"", with: "\\x22"))|304")
         }
 
+        @Test func interruptedDownloadResumesWithRangeAndIfRange() async throws {
+            let downloader = downloader()
+            let url = server.http + "/slow/medium.bin"
+            let first = Completions()
+            let token = downloader.download(DownloadRequest(url: url), completion: first.record)
+            try await Task.sleep(for: .milliseconds(1500))
+            token.cancel()
+            #expect(await first.next()?.kind == .cancelled)
+            try await Task.sleep(for: .milliseconds(200))  // the transfer's end saves its bytes
+            let result = try await downloader.download(DownloadRequest(url: url))
+            #expect(result.data == server.files["medium.bin"])
+            #expect(result.response.statusCode == 200)
+            #expect(result.response.expectedContentLength == 200_000)
+            let requests = server.requests(matching: "/slow/medium.bin", atLeast: 2)
+            #expect(requests.count == 2)
+            #expect(requests.last?.hasSuffix("|206") == true)
+        }
+
         @Test func requestModifierReturningNothingFails() async {
             let refusing = downloader { $0.requestModifier = { _ in nil } }
             let error = await failure { () async throws(ImageLoadingError) in

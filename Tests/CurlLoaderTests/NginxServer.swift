@@ -140,6 +140,8 @@ final class NginxServer: @unchecked Sendable {
                     alias \(folder)/www/static/;
                     limit_rate 20k;
                     limit_rate_after 0;
+                    # A resumed (ranged) request comes at full speed.
+                    if ($http_range != "") { set $limit_rate 0; }
                 }
             }
         }

@@ -35,6 +35,8 @@ final class DownloadOperation: @unchecked Sendable {
     /// A failure decided by the downloader (bad status, too large...) before the transfer ended.
     var failure: ImageLoadingError?
     var lastProgress: ContinuousClock.Instant?
+    /// Saved bytes this attempt asked the rest of (with Range and If-Range).
+    var resuming: ResumableData?
 
     init(key: String, request: DownloadRequest, sequence: UInt64) {
         self.key = key

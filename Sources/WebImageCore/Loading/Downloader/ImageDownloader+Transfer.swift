@@ -3,7 +3,9 @@
 extension ImageDownloader {
     /// The loader request for `operation`: configuration and request headers, validators,
     /// timeouts and limits, then the request modifier.
-    func loadRequest(for operation: DownloadOperation) throws(ImageLoadingError) -> LoadRequest {
+    func loadRequest(for operation: DownloadOperation, resuming: ResumableData?) throws(ImageLoadingError)
+        -> LoadRequest
+    {
         let request = operation.request
         var load = LoadRequest(url: request.url)
         load.headers = configuration.headers
@@ -17,6 +19,10 @@ extension ImageDownloader {
         load.options = request.options
         load.credential = request.credential
         load.maxBodySize = configuration.maxResponseSize
+        if let resuming {
+            load.rangeStart = UInt64(resuming.bytes.count)
+            load.headers["If-Range"] = resuming.validator
+        }
         if let modifier = configuration.requestModifier {
             guard let modified = modifier(load) else {
                 throw ImageLoadingError(
@@ -28,16 +34,19 @@ extension ImageDownloader {
     }
 
     func startTransfer(_ operation: DownloadOperation) {
-        let attempt = state.withLock { _ in
+        let (attempt, resuming) = state.withLock { state in
             operation.attempt += 1
             operation.response = nil
             operation.body = []
             operation.failure = nil
             operation.lastProgress = nil
-            return operation.attempt
+            operation.resuming =
+                operation.request.validators == nil
+                ? state.resumable.removeValue(forKey: operation.request.url) : nil
+            return (operation.attempt, operation.resuming)
         }
         do throws(ImageLoadingError) {
-            let request = try loadRequest(for: operation)
+            let request = try loadRequest(for: operation, resuming: resuming)
             guard let loader = loaders.first(where: { $0.serves(request.url) }) else {
                 throw ImageLoadingError(.invalidURL, "no loader serves the scheme of '\(request.url)'")
             }
@@ -58,17 +67,27 @@ extension ImageDownloader {
         case .response(let head):
             let response = configuration.responseModifier.map { $0(head) } ?? head
             let failure = check(response, of: operation)
-            let (subscribers, task) = state.withLock { _ -> ([DownloadOperation.Subscriber], (any LoadTask)?) in
-                guard operation.attempt == attempt, operation.failure == nil else { return ([], nil) }
+            let (subscribers, delivered, task) = state.withLock {
+                _ -> ([DownloadOperation.Subscriber], LoadResponse?, (any LoadTask)?) in
+                guard operation.attempt == attempt, operation.failure == nil else { return ([], nil, nil) }
                 if let failure {
                     operation.failure = failure
-                    return ([], operation.loadTask)
+                    return ([], nil, operation.loadTask)
                 }
                 operation.response = response
-                return (Array(operation.subscribers.values), nil)
+                if let resuming = operation.resuming, response?.statusCode == 206 {
+                    // The rest of the saved bytes: the body continues them and is reported whole.
+                    operation.body = resuming.bytes
+                    operation.response?.statusCode = 200
+                    if let rest = response?.expectedContentLength {
+                        operation.response?.headers["Content-Length"] = String(rest + UInt64(resuming.bytes.count))
+                    }
+                }
+                operation.resuming = nil
+                return (Array(operation.subscribers.values), operation.response, nil)
             }
             task?.cancel()
-            if let response { for subscriber in subscribers { subscriber.events?(.response(response)) } }
+            if let delivered { for subscriber in subscribers { subscriber.events?(.response(delivered)) } }
         case .data(let chunk):
             let (subscribers, progress, task) = state.withLock {
                 _ -> ([DownloadOperation.Subscriber], DownloadProgress?, (any LoadTask)?) in
@@ -153,6 +172,10 @@ extension ImageDownloader {
                 result = .failure(error)
             }
             if operation.cancelled { result = .failure(ImageLoadingError(.cancelled, "cancelled")) }
+            if case .failure = result, let resumable = ResumableData(response: operation.response, body: operation.body)
+            {
+                state.resumable[operation.request.url] = resumable
+            }
             if case .failure(let error) = result, !operation.cancelled,
                 let delay = configuration.retry.delay(after: error, attempt: attempt - 1)
             {

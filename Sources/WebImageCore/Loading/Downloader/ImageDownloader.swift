@@ -20,6 +20,8 @@ public final class ImageDownloader: Sendable {
         var sequence: UInt64 = 0
         var bucket: TokenBucket?
         var wakeScheduled = false
+        /// Bytes of interrupted downloads by URL (see ``ResumableData``).
+        var resumable: [String: ResumableData] = [:]
     }
 
     public init(loaders: [any ImageLoader], configuration: ImageDownloaderConfiguration = .init()) {
