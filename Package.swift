@@ -87,6 +87,43 @@ let webp = CoderPlugin(
 let heif = CoderPlugin(name: "HEIF", nativeLibraries: ["heif"])
 let plugins = [png, jpeg, gif, webp, heif]
 
+/// A loader plugin, named by the same rule as ``CoderPlugin`` with the kind `Loader`: folder
+/// and logic target `<name>Loader`, C shim `C<name>Shim`, entry target `<name>LoaderEntry`,
+/// product `WebImage<name>`, manifest name `<name>` in lowercase.
+struct LoaderPlugin {
+    let name: String
+    let nativeLibraries: [String]
+
+    var folder: String { "\(name)Loader" }
+    var shim: String { "C\(name)Shim" }
+    var logic: String { "\(name)Loader" }
+    var entry: String { "\(name)LoaderEntry" }
+    var product: String { "WebImage\(name)" }
+
+    var targets: [Target] {
+        [
+            .target(
+                name: shim, dependencies: ["CWebImagePlugin"], path: "Plugins/\(folder)/Shim",
+                linkerSettings: nativeLibraries.map { .linkedLibrary($0) }),
+            .target(
+                name: logic, dependencies: ["WebImageCore", .target(name: shim)], path: "Plugins/\(folder)/Loader"),
+            .target(
+                name: entry, dependencies: ["WebImagePluginKit", .target(name: logic)],
+                path: "Plugins/\(folder)/Entry"),
+        ]
+    }
+
+    var library: Product { .library(name: product, type: .dynamic, targets: [entry]) }
+
+    /// Tests of the logic target against real servers (the entry target is never linked).
+    var testTarget: Target {
+        .testTarget(name: "\(logic)Tests", dependencies: ["WebImageCore", .target(name: logic)])
+    }
+}
+
+let curl = LoaderPlugin(name: "Curl", nativeLibraries: ["curl"])
+let loaderPlugins = [curl]
+
 let coreTargets: [Target] = [
     .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
     .target(
@@ -153,10 +190,11 @@ let package = Package(
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
         .executable(name: "webimage-cache-bench", targets: ["WebImageCacheBench"]),
-    ] + plugins.map(\.library) + cachePlugins.map(\.library),
+    ] + plugins.map(\.library) + cachePlugins.map(\.library) + loaderPlugins.map(\.library),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: coreTargets + plugins.flatMap(\.targets) + plugins.map(\.testTarget) + cachePlugins.flatMap(\.targets)
+        + loaderPlugins.flatMap(\.targets) + loaderPlugins.map(\.testTarget)
 )

@@ -12,7 +12,10 @@ struct WebImageCommand: ParsableCommand {
             Plugins are searched in every --plugin-path folder, then in each folder of \
             WEBIMAGE_PLUGIN_PATH (colon-separated), then in <executable folder>/../lib/webimage/plugins.
             """,
-        subcommands: [PluginsCommand.self, InfoCommand.self, ConvertCommand.self, BenchCommand.self, CacheCommand.self])
+        subcommands: [
+            PluginsCommand.self, InfoCommand.self, ConvertCommand.self, BenchCommand.self, CacheCommand.self,
+            FetchCommand.self,
+        ])
 
     /// Parses the arguments, sets up logging and runs the chosen command (``CommandMain/run(_:)``).
     static func main() {

@@ -26,6 +26,12 @@ public struct PluginDescriptorBuilder: Sendable {
         let threadSafe: Bool
     }
 
+    /// The loader component: a C table (loaders run their own I/O thread in C).
+    struct LoaderComponent: @unchecked Sendable {
+        // @unchecked: the table is immutable and lives for the life of the process.
+        let table: UnsafePointer<webimage_loader>
+    }
+
     let name: String
     let version: String
     private(set) var coderComponent: CoderComponent?
@@ -34,6 +40,7 @@ public struct PluginDescriptorBuilder: Sendable {
     private(set) var diskCacheTable: UInt?
     /// The address of a memory cache table written in C, which lives as long as the process.
     private(set) var memoryCacheTable: UInt?
+    private(set) var loaderComponent: LoaderComponent?
 
     /// - Parameters:
     ///   - name: must equal the manifest's `name`.
@@ -85,6 +92,14 @@ public struct PluginDescriptorBuilder: Sendable {
         return copy
     }
 
+    /// Adds the loader kind with `table`, a C loader (for example a shim over libcurl) that
+    /// lives for the life of the process.
+    public func loader(_ table: UnsafePointer<webimage_loader>) -> Self {
+        var copy = self
+        copy.loaderComponent = LoaderComponent(table: table)
+        return copy
+    }
+
     /// The descriptor for the entry function to return: built by the first call, the same
     /// pointer for the life of the process afterwards. Nil when the host's ABI version is
     /// older than this kit's.
@@ -114,14 +129,15 @@ public struct PluginDescriptorBuilder: Sendable {
         if diskCache != nil { kinds |= WEBIMAGE_KIND_DISK_CACHE }
         let memoryCache = memoryCacheTable.flatMap { UnsafePointer<webimage_memory_cache>(bitPattern: $0) }
         if memoryCache != nil { kinds |= WEBIMAGE_KIND_MEMORY_CACHE }
+        if loaderComponent != nil { kinds |= WEBIMAGE_KIND_LOADER }
         let descriptor = UnsafeMutablePointer<webimage_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(
             to: webimage_plugin_descriptor(
                 abi_version: WEBIMAGE_PLUGIN_ABI_VERSION,
                 struct_size: UInt32(MemoryLayout<webimage_plugin_descriptor>.size),
                 name: strdup(name)!, version: strdup(version)!, kinds: kinds, reserved: 0,
-                coder: coderTable, loader: nil, memory_cache: memoryCache, disk_cache: diskCache,
-                transformer: transformerTable))
+                coder: coderTable, loader: loaderComponent?.table, memory_cache: memoryCache,
+                disk_cache: diskCache, transformer: transformerTable))
         return UnsafePointer(descriptor)
     }
 }

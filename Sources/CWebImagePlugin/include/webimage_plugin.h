@@ -78,7 +78,7 @@ typedef struct webimage_error {
 /* ------------------------------------------------------------------ kinds */
 /** Bits of webimage_plugin_descriptor.kinds. */
 #define WEBIMAGE_KIND_CODER (1u << 0)
-/** Reserved: network or file loaders (docs/architecture.md). */
+/** Network or file loaders (webimage_loader). */
 #define WEBIMAGE_KIND_LOADER (1u << 1)
 /** Reserved: memory caches (docs/architecture.md). */
 #define WEBIMAGE_KIND_MEMORY_CACHE (1u << 2)
@@ -320,8 +320,167 @@ typedef struct webimage_coder {
                                                   webimage_buffer *_Nonnull output, webimage_error *_Nonnull error);
 } webimage_coder;
 
-/* Kinds whose tables are defined further down (memory and disk caches) or by later versions. */
-typedef struct webimage_loader webimage_loader;
+/* ------------------------------------------------------------------ loader kind */
+/** Values of webimage_load_request.method. */
+#define WEBIMAGE_LOAD_METHOD_GET 0u
+#define WEBIMAGE_LOAD_METHOD_HEAD 1u
+
+/** Bits of webimage_load_request.flags. */
+/** Accept TLS certificates that do not verify (self-signed, wrong host name,
+ * expired). */
+#define WEBIMAGE_LOAD_ALLOW_INVALID_CERTIFICATES (1u << 0)
+/** Send and store cookies (shared by every transfer of the loader). Off: no
+ * cookie engine. */
+#define WEBIMAGE_LOAD_SEND_COOKIES (1u << 1)
+/** Negotiate HTTP/2 over TLS (ALPN); off: HTTP/1.1 only. */
+#define WEBIMAGE_LOAD_ALLOW_HTTP2 (1u << 2)
+
+/** One header line, name and value without the colon or line end. */
+typedef struct webimage_load_header {
+    const char *_Nonnull name;
+    const char *_Nonnull value;
+} webimage_load_header;
+
+/** What to fetch. The plugin copies everything it needs before start returns.
+ */
+typedef struct webimage_load_request {
+    uint32_t struct_size;
+    /** WEBIMAGE_LOAD_METHOD_*. */
+    uint32_t method;
+    /** The absolute URL, NUL-terminated. */
+    const char *_Nonnull url;
+    /** Request headers sent as given (the host has already applied defaults and
+   * modifiers). */
+    const webimage_load_header *_Nullable headers;
+    uint32_t header_count;
+    /** WEBIMAGE_LOAD_* bits. */
+    uint32_t flags;
+    /** Most milliseconds to set up a connection; 0 = the plugin's default (10
+   * 000). */
+    uint32_t connect_timeout_ms;
+    /** Most milliseconds without receiving a byte once connected (a low-speed
+   * limit, not a limit on the whole transfer); 0 = the plugin's default (15
+   * 000). */
+    uint32_t idle_timeout_ms;
+    /** Credentials for basic or digest authentication; both NULL = none. */
+    const char *_Nullable user;
+    const char *_Nullable password;
+    /** Most body bytes (after content decoding) the plugin delivers; it fails
+   * with WEBIMAGE_STATUS_TOO_LARGE beyond it, and before the body when
+   * Content-Length says so. 0 = no limit. */
+    uint64_t max_body_size;
+    /** Byte offset to resume from: the plugin asks for bytes from it on (HTTP `Range: bytes=N-`;
+     *  the host adds If-Range); 0 = the whole body. */
+    uint64_t range_start;
+} webimage_load_request;
+
+/** Values of webimage_load_response.http_version and
+ * webimage_load_metrics.http_version. */
+#define WEBIMAGE_HTTP_VERSION_NONE 0u
+#define WEBIMAGE_HTTP_VERSION_1_0 10u
+#define WEBIMAGE_HTTP_VERSION_1_1 11u
+#define WEBIMAGE_HTTP_VERSION_2 20u
+#define WEBIMAGE_HTTP_VERSION_3 30u
+
+/** The final response's head (after redirects). Valid during the callback only.
+ */
+typedef struct webimage_load_response {
+    uint32_t struct_size;
+    /** The HTTP status; 200 for a `file:` or `data:` URL that was read. */
+    uint32_t status_code;
+    const webimage_load_header *_Nullable headers;
+    uint32_t header_count;
+    /** WEBIMAGE_HTTP_VERSION_*. */
+    uint32_t http_version;
+    /** The URL after redirects. */
+    const char *_Nonnull effective_url;
+} webimage_load_response;
+
+/** Timings of one transfer in microseconds from its start (0 = did not happen).
+ */
+typedef struct webimage_load_metrics {
+    uint32_t struct_size;
+    /** WEBIMAGE_HTTP_VERSION_*. */
+    uint32_t http_version;
+    uint64_t dns_us;
+    uint64_t connect_us;
+    uint64_t tls_us;
+    uint64_t first_byte_us;
+    uint64_t total_us;
+    /** Body bytes delivered through on_data. */
+    uint64_t bytes_received;
+    uint32_t redirect_count;
+    uint32_t reserved;
+} webimage_load_metrics;
+
+/** How a transfer ended. Valid during the callback only. */
+typedef struct webimage_load_completion {
+    uint32_t struct_size;
+    /** OK, CANCELLED, TIMED_OUT, TOO_LARGE, TRUNCATED_DATA (the body ended before
+   * its Content-Length: its bytes are not a complete body), CORRUPT_DATA
+   * (undecodable content encoding), INVALID_ARGUMENT (bad URL), NOT_FOUND
+   * (missing file), UNSUPPORTED_OPERATION (scheme), IO_ERROR (any other network
+   * failure). */
+    webimage_status status;
+    /** The native library's code (for the curl plugin a CURLcode); 0 when none.
+   */
+    int32_t native_code;
+    uint32_t reserved;
+    /** Why it failed; "" on success. */
+    const char *_Nonnull message;
+    const webimage_load_metrics *_Nonnull metrics;
+} webimage_load_completion;
+
+/**
+ * Where a transfer reports. All three are called on the plugin's I/O thread, in
+ * order: on_response at most once, then on_data zero or more times, then
+ * on_complete exactly once (also after a cancel, or when start's request fails
+ * later). The host must not block in them; it may call start, cancel and
+ * release from inside them.
+ */
+typedef struct webimage_load_callbacks {
+    uint32_t struct_size;
+    uint32_t reserved;
+    /** Passed back to every callback. */
+    void *_Nullable context;
+    void (*_Nonnull on_response)(void *_Nullable context, const webimage_load_response *_Nonnull response);
+    /** One chunk of the body as it arrives (content encoding already undone). */
+    void (*_Nonnull on_data)(void *_Nullable context, const uint8_t *_Nonnull bytes, size_t size);
+    void (*_Nonnull on_complete)(void *_Nullable context, const webimage_load_completion *_Nonnull completion);
+} webimage_load_callbacks;
+
+/** One transfer, defined by the plugin. */
+typedef struct webimage_load_task webimage_load_task;
+
+/** The loader kind: fetching the bytes of URLs asynchronously on the plugin's
+ * I/O thread. */
+typedef struct webimage_loader {
+    uint32_t struct_size;
+    uint32_t reserved;
+    /** The URL schemes served, lowercase; must equal the manifest's
+   * `loader.schemes`. */
+    const char *_Nonnull const *_Nonnull schemes;
+    uint32_t scheme_count;
+    uint32_t reserved2;
+    /** Queues a transfer and returns at once. On OK `*task` is set and
+   * on_complete will be called exactly once; on failure (for example a
+   * malformed request) no callback is. */
+    webimage_status (*_Nonnull start)(const webimage_load_request *_Nonnull request,
+                                      const webimage_load_callbacks *_Nonnull callbacks,
+                                      webimage_load_task *_Nullable *_Nonnull task, webimage_error *_Nonnull error);
+    /** Stops a transfer: it completes with CANCELLED unless it already completed.
+   * Idempotent, from any thread, until the task is released. */
+    void (*_Nonnull cancel)(webimage_load_task *_Nonnull task);
+    /** The host's last use of `task`; the plugin frees it once it has also
+   * completed. */
+    void (*_Nonnull release)(webimage_load_task *_Nonnull task);
+    /** Cancels every transfer (each completes with CANCELLED), waits for the I/O
+   * thread to end and frees its resources; a later start starts afresh. Not
+   * from a callback. */
+    void (*_Nonnull shutdown)(void);
+} webimage_loader;
+
+/* Kinds whose tables are defined further down (memory and disk caches, transformers). */
 typedef struct webimage_memory_cache webimage_memory_cache;
 typedef struct webimage_disk_cache webimage_disk_cache;
 typedef struct webimage_transformer webimage_transformer;

@@ -23,6 +23,7 @@ public enum PluginKindAdapters {
     public static let standard: [any PluginKindAdapter.Type] = [
         PluginCoder.self,
         PluginDiskCacheBackend.self,
+        PluginLoader.self,
         PluginMemoryCacheBackend.self,
         PluginTransformerFactory.self,
     ]

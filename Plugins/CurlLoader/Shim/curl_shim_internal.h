@@ -1,0 +1,96 @@
+/* Internal declarations shared by the curl shim's files. */
+#ifndef CURL_SHIM_INTERNAL_H
+#define CURL_SHIM_INTERNAL_H
+
+#include <curl/curl.h>
+#include <stdatomic.h>
+
+#include "curl_shim.h"
+
+/** One response header kept as "name\0value\0" in one allocation. */
+typedef struct curl_shim_header {
+    char *_Nonnull name;
+    char *_Nonnull value;
+} curl_shim_header;
+
+/** A growable list of response headers. */
+typedef struct curl_shim_headers {
+    curl_shim_header *_Nullable items;
+    size_t count;
+    size_t capacity;
+} curl_shim_headers;
+
+/** One transfer. Owned by two references: the host's (dropped by release) and
+ * the I/O thread's (dropped after on_complete); a queued cancel holds a third.
+ */
+struct webimage_load_task {
+    atomic_int references;
+    /** Set by cancel on any thread; the I/O thread acts on it. */
+    atomic_bool cancel_requested;
+    webimage_load_callbacks callbacks;
+
+    /* The request, copied by start. */
+    char *_Nonnull url;
+    uint32_t method;
+    uint32_t flags;
+    uint32_t connect_timeout_ms;
+    uint32_t idle_timeout_ms;
+    char *_Nullable user;
+    char *_Nullable password;
+    uint64_t max_body_size;
+    uint64_t range_start;
+    struct curl_slist *_Nullable request_headers;
+
+    /* I/O thread state. */
+    CURL *_Nullable easy;
+    bool in_multi;
+    bool completed;
+    bool response_sent;
+    bool headers_complete;
+    curl_shim_headers response_headers;
+    uint64_t bytes_received;
+    /** A failure the callbacks decided (too large); OK when none. */
+    webimage_status failure;
+    char failure_message[256];
+    char curl_message[CURL_ERROR_SIZE];
+
+    /* Guarded by the engine lock. */
+    bool in_cancel_queue;
+    struct webimage_load_task *_Nullable next_pending;
+    struct webimage_load_task *_Nullable next_cancel;
+    /* I/O thread only: the list of transfers in the multi handle. */
+    struct webimage_load_task *_Nullable previous_active;
+    struct webimage_load_task *_Nullable next_active;
+};
+
+/** Drops one reference; frees the task with the last. */
+void curl_shim_task_unref(webimage_load_task *_Nonnull task);
+
+/** Sets up the easy handle of `task`; on failure fills `message` and returns
+ * the status. */
+webimage_status curl_shim_transfer_prepare(webimage_load_task *_Nonnull task, CURLSH *_Nonnull share,
+                                           char *_Nonnull message, size_t capacity);
+
+/** Calls on_response (once) with the headers so far, if any arrived. */
+void curl_shim_transfer_send_response(webimage_load_task *_Nonnull task);
+
+/** Completes `task` from libcurl's result: on_response if still due, then
+ * on_complete. */
+void curl_shim_transfer_finish(webimage_load_task *_Nonnull task, CURLcode result);
+
+/** Completes `task` with `status` and `message` without libcurl's result
+ * (cancel, refusal). */
+void curl_shim_complete(webimage_load_task *_Nonnull task, webimage_status status, int32_t native_code,
+                        const char *_Nonnull message, const webimage_load_metrics *_Nullable metrics);
+
+/** Frees a header list's contents. */
+void curl_shim_headers_clear(curl_shim_headers *_Nonnull headers);
+
+/** True when `url` starts with `scheme:` (ASCII case-insensitive). */
+bool curl_shim_has_scheme(const char *_Nonnull url, const char *_Nonnull scheme);
+
+/** Serves a `data:` URL on the I/O thread: on_response, on_data, on_complete.
+ */
+void curl_shim_serve_data_url(webimage_load_task *_Nonnull task);
+
+#endif /* CURL_SHIM_INTERNAL_H */

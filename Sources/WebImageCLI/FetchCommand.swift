@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import WebImageCLISupport
+import WebImageCore
+
+/// `webimage fetch URL...`: downloads through the loader plugins with ``ImageDownloader``,
+/// writing each body to a folder (through a temporary name renamed when complete, so a
+/// failed URL leaves no file).
+struct FetchCommand: PluginHostCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download URLs through the loader plugins into a folder.",
+        discussion: "Identical URLs are fetched once. The exit status is 1 when any URL failed.")
+
+    @OptionGroup var pluginOptions: PluginOptions
+
+    @Argument(help: "The URLs to fetch.")
+    var urls: [String] = []
+
+    @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp("Read more URLs, one a line, from a file or - for standard input.", valueName: "file"))
+    var listFile: String?
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The folder the bodies are written to (default: the current folder).", valueName: "dir"))
+    var output = "."
+
+    @Option(help: "Most downloads at once (default 6).")
+    var parallel = 6
+
+    @Flag(help: "Speak HTTP/1.1 only.")
+    var http1 = false
+
+    @Flag(help: "Allow HTTP/2 over TLS (the default).")
+    var http2 = false
+
+    @Option(
+        name: .customLong("header"),
+        help: ArgumentHelp("A request header 'Name: value' (repeatable).", valueName: "header"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("Credentials for basic or digest authentication.", valueName: "user:password"))
+    var user: String?
+
+    @Flag(help: "Accept TLS certificates that do not verify.")
+    var insecure = false
+
+    @Option(help: ArgumentHelp("Seconds without a byte before a transfer fails (default 15).", valueName: "seconds"))
+    var timeout: Double = 15
+
+    @Option(help: "Retries of transient failures (default 0).")
+    var retries = 0
+
+    @Flag(help: "Print one JSON object per URL instead of the progress bar.")
+    var json = false
+
+    func validate() throws {
+        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+        guard !(http1 && http2) else { throw ValidationError("--http1 and --http2 exclude each other") }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be between 0 and 86400 seconds")
+        }
+        guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
+        for header in headers where !header.contains(":") {
+            throw ValidationError("--header '\(header)' is not 'Name: value'")
+        }
+        if let user, !user.contains(":") { throw ValidationError("--user must be user:password") }
+    }
+
+    func run() throws {
+        let list = try FetchPlan.urls(arguments: urls, listFile: listFile)
+        guard !list.isEmpty else { throw CLIError("no URL to fetch") }
+        let host = pluginOptions.makeHost()
+        let loaders: [any ImageLoader] = host.plugins(of: .loader).compactMap {
+            try? host.adapter(PluginLoader.self, named: $0.name)
+        }
+        guard !loaders.isEmpty else {
+            throw CLIError("no loader plugin found in \(host.searchPath.directories.joined(separator: ":"))")
+        }
+        let folder = URL(fileURLWithPath: output)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CLIError("\(output) is not a folder")
+        }
+        let plan = FetchPlan(urls: list, folder: folder)
+        let downloader = ImageDownloader(loaders: loaders, configuration: downloaderConfiguration())
+        let reports = FetchRun(plan: plan, downloader: downloader, request: downloadRequest).run(
+            showProgress: !json && isatty(STDERR_FILENO) != 0)
+        if json {
+            for report in reports { try FetchReport.printLine(report) }
+        }
+        let failed = reports.filter { $0.error != nil }
+        if !failed.isEmpty {
+            throw CLIError(
+                "\(failed.count) of \(reports.count) URLs failed; first: \(failed[0].url): \(failed[0].error ?? "")")
+        }
+    }
+
+    private func downloaderConfiguration() -> ImageDownloaderConfiguration {
+        var configuration = ImageDownloaderConfiguration()
+        configuration.maxConcurrentDownloads = parallel
+        configuration.idleTimeout = .milliseconds(Int64(timeout * 1000))
+        configuration.retry = RetryPolicy(maxRetries: retries)
+        configuration.acceptableStatusCodes = Set(200..<300)
+        return configuration
+    }
+
+    private func downloadRequest(_ url: String) -> DownloadRequest {
+        var request = DownloadRequest(url: url)
+        for header in headers {
+            let parts = header.split(separator: ":", maxSplits: 1)
+            request.headers[String(parts[0]).trimmingCharacters(in: .whitespaces)] =
+                parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
+        }
+        if let user {
+            let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            request.credential = .init(user: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "")
+        }
+        request.options = http1 ? [] : [.allowHTTP2]
+        if insecure { request.options.insert(.allowInvalidCertificates) }
+        return request
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The JSON object `webimage fetch --json` prints for one URL (one object a line).
+struct FetchReport: Encodable {
+    let url: String
+    /// The HTTP status; nil when no response arrived.
+    let status: Int?
+    /// `"1.1"`, `"2"`...; nil when not HTTP or no response.
+    let httpVersion: String?
+    /// Bytes written to `file`.
+    let bytes: Int
+    let contentType: String?
+    let etag: String?
+    /// The file written; nil when the URL failed.
+    let file: String?
+    /// Milliseconds from the request to its completion (queueing included).
+    let ms: Double
+    /// Why it failed; nil on success.
+    let error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case url, status, bytes, etag, file, ms, error
+        case httpVersion = "http_version"
+        case contentType = "content_type"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(status, forKey: .status)
+        try container.encode(httpVersion, forKey: .httpVersion)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(contentType, forKey: .contentType)
+        try container.encode(etag, forKey: .etag)
+        try container.encode(file, forKey: .file)
+        try container.encode((ms * 10).rounded() / 10, forKey: .ms)
+        try container.encode(error, forKey: .error)
+    }
+
+    /// Prints `report` as one line of JSON with sorted keys (nulls included).
+    static func printLine(_ report: FetchReport) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    }
+}

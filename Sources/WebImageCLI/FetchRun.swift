@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// Runs the downloads of a ``FetchPlan``: each body goes to a temporary name in the output
+/// folder and is renamed when complete; a progress bar on standard error when asked.
+struct FetchRun {
+    let plan: FetchPlan
+    let downloader: ImageDownloader
+    let request: (String) -> DownloadRequest
+
+    /// Downloads everything and returns one report per URL, in the plan's order.
+    func run(showProgress: Bool) -> [FetchReport] {
+        let reports = Mutex<[Int: FetchReport]>([:])
+        let bar = showProgress ? FetchProgressBar(total: plan.items.count) : nil
+        let group = DispatchGroup()
+        let writers = DispatchQueue(label: "webimage.fetch.write", attributes: .concurrent)
+        for (index, item) in plan.items.enumerated() {
+            group.enter()
+            let started = ContinuousClock.now
+            downloader.download(request(item.url)) { result in
+                // Files are written off the loader's I/O thread.
+                writers.async {
+                    let report = Self.finish(item, result, elapsed: ContinuousClock.now - started)
+                    reports.withLock { $0[index] = report }
+                    bar?.add(bytes: report.bytes, failed: report.error != nil)
+                    group.leave()
+                }
+            }
+        }
+        group.wait()
+        bar?.finish()
+        return reports.withLock { all in plan.items.indices.map { all[$0]! } }
+    }
+
+    private static func finish(
+        _ item: FetchPlan.Item, _ result: Result<DownloadResult, ImageLoadingError>, elapsed: Duration
+    ) -> FetchReport {
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        switch result {
+        case .success(let download):
+            let temporary = item.file.deletingLastPathComponent()
+                .appendingPathComponent(".\(item.file.lastPathComponent).part-\(getpid())")
+            do {
+                try Data(download.data).write(to: temporary)
+                try FileManager.default.moveItem(at: temporary, to: item.file)
+            } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                return FetchReport(
+                    url: item.url, status: download.response.statusCode, httpVersion: download.response.httpVersion,
+                    bytes: 0, contentType: download.response.headers["Content-Type"],
+                    etag: download.response.headers["ETag"], file: nil, ms: milliseconds,
+                    error: "cannot write \(item.file.path): \(error.localizedDescription)")
+            }
+            return FetchReport(
+                url: item.url, status: download.response.statusCode, httpVersion: download.response.httpVersion,
+                bytes: download.data.count, contentType: download.response.headers["Content-Type"],
+                etag: download.response.headers["ETag"], file: item.file.path, ms: milliseconds, error: nil)
+        case .failure(let error):
+            return FetchReport(
+                url: item.url, status: error.statusCode, httpVersion: nil, bytes: 0,
+                contentType: error.headers?["Content-Type"], etag: error.headers?["ETag"], file: nil, ms: milliseconds,
+                error: error.description)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// One transfer of an ``ImageDownloader``, shared by every caller of an identical request.
+/// All mutable state is guarded by the downloader's lock.
+final class DownloadOperation: @unchecked Sendable {
+    // @unchecked: every `var` is read and written only while the owning downloader's
+    // `state` Mutex is held.
+
+    /// One caller of the download.
+    struct Subscriber: Sendable {
+        let events: (@Sendable (DownloadEvent) -> Void)?
+        let progress: (@Sendable (DownloadProgress) -> Void)?
+        let completion: @Sendable (Result<DownloadResult, ImageLoadingError>) -> Void
+    }
+
+    enum Phase {
+        case queued
+        case running
+        case finished
+    }
+
+    let key: String
+    let request: DownloadRequest
+    /// Order of arrival, for FIFO and LIFO.
+    let sequence: UInt64
+    var priority: DownloadRequest.Priority
+    var phase = Phase.queued
+    var subscribers: [Int: Subscriber] = [:]
+    var nextSubscriberID = 0
+    /// True once the last caller left: the transfer stops and the operation ends cancelled.
+    var cancelled = false
+    /// Counts transfer attempts; events of an older attempt are ignored.
+    var attempt = 0
+    var loadTask: (any LoadTask)?
+    var response: LoadResponse?
+    var body: [UInt8] = []
+    /// A failure decided by the downloader (bad status, too large...) before the transfer ended.
+    var failure: ImageLoadingError?
+    var lastProgress: ContinuousClock.Instant?
+    /// Saved bytes this attempt asked the rest of (with Range and If-Range).
+    var resuming: ResumableData?
+
+    init(key: String, request: DownloadRequest, sequence: UInt64) {
+        self.key = key
+        self.request = request
+        self.sequence = sequence
+        self.priority = request.priority
+    }
+
+    func add(_ subscriber: Subscriber) -> Int {
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        subscribers[id] = subscriber
+        return id
+    }
+
+    var progress: DownloadProgress {
+        DownloadProgress(receivedBytes: UInt64(body.count), expectedBytes: response?.expectedContentLength)
+    }
+}

@@ -1,0 +1,228 @@
+/// One operation's transfer: building the request, checking the response, collecting the
+/// body, retrying and finishing.
+extension ImageDownloader {
+    /// The loader request for `operation`: configuration and request headers, validators,
+    /// timeouts and limits, then the request modifier.
+    func loadRequest(for operation: DownloadOperation, resuming: ResumableData?) throws(ImageLoadingError)
+        -> LoadRequest
+    {
+        let request = operation.request
+        var load = LoadRequest(url: request.url)
+        load.headers = configuration.headers
+        for field in request.headers {
+            load.headers[field.name] = field.value.isEmpty ? nil : field.value
+        }
+        if let etag = request.validators?.etag { load.headers["If-None-Match"] = etag }
+        if let date = request.validators?.lastModified { load.headers["If-Modified-Since"] = date }
+        load.connectTimeout = configuration.connectTimeout
+        load.idleTimeout = configuration.idleTimeout
+        load.options = request.options
+        load.credential = request.credential
+        load.maxBodySize = configuration.maxResponseSize
+        if let resuming {
+            load.rangeStart = UInt64(resuming.bytes.count)
+            load.headers["If-Range"] = resuming.validator
+        }
+        if let modifier = configuration.requestModifier {
+            guard let modified = modifier(load) else {
+                throw ImageLoadingError(
+                    .requestModifierFailed, "the request modifier returned no request for \(request.url)")
+            }
+            load = modified
+        }
+        return load
+    }
+
+    func startTransfer(_ operation: DownloadOperation) {
+        let (attempt, resuming) = state.withLock { state in
+            operation.attempt += 1
+            operation.response = nil
+            operation.body = []
+            operation.failure = nil
+            operation.lastProgress = nil
+            operation.resuming =
+                operation.request.validators == nil
+                ? state.resumable.removeValue(forKey: operation.request.url) : nil
+            return (operation.attempt, operation.resuming)
+        }
+        do throws(ImageLoadingError) {
+            let request = try loadRequest(for: operation, resuming: resuming)
+            guard let loader = loaders.first(where: { $0.serves(request.url) }) else {
+                throw ImageLoadingError(.invalidURL, "no loader serves the scheme of '\(request.url)'")
+            }
+            let task = try loader.start(request) { [self] event in handle(event, of: operation, attempt: attempt) }
+            let cancelNow = state.withLock { _ -> Bool in
+                guard operation.attempt == attempt else { return false }
+                operation.loadTask = task
+                return operation.cancelled
+            }
+            if cancelNow { task.cancel() }
+        } catch {
+            finish(operation, attempt: attempt, with: .failure(error))
+        }
+    }
+
+    private func handle(_ event: LoadEvent, of operation: DownloadOperation, attempt: Int) {
+        switch event {
+        case .response(let head):
+            let response = configuration.responseModifier.map { $0(head) } ?? head
+            let failure = check(response, of: operation)
+            let (subscribers, delivered, task) = state.withLock {
+                _ -> ([DownloadOperation.Subscriber], LoadResponse?, (any LoadTask)?) in
+                guard operation.attempt == attempt, operation.failure == nil else { return ([], nil, nil) }
+                if let failure {
+                    operation.failure = failure
+                    return ([], nil, operation.loadTask)
+                }
+                operation.response = response
+                if let resuming = operation.resuming, response?.statusCode == 206 {
+                    // The rest of the saved bytes: the body continues them and is reported whole.
+                    operation.body = resuming.bytes
+                    operation.response?.statusCode = 200
+                    if let rest = response?.expectedContentLength {
+                        operation.response?.headers["Content-Length"] = String(rest + UInt64(resuming.bytes.count))
+                    }
+                }
+                operation.resuming = nil
+                return (Array(operation.subscribers.values), operation.response, nil)
+            }
+            task?.cancel()
+            if let delivered { for subscriber in subscribers { subscriber.events?(.response(delivered)) } }
+        case .data(let chunk):
+            let (subscribers, progress, task) = state.withLock {
+                _ -> ([DownloadOperation.Subscriber], DownloadProgress?, (any LoadTask)?) in
+                guard operation.attempt == attempt, operation.failure == nil else { return ([], nil, nil) }
+                if UInt64(operation.body.count + chunk.count) > configuration.maxResponseSize {
+                    operation.failure = ImageLoadingError(
+                        .tooLarge, "the body exceeds the limit of \(configuration.maxResponseSize) bytes",
+                        statusCode: operation.response?.statusCode, headers: operation.response?.headers)
+                    return ([], nil, operation.loadTask)
+                }
+                operation.body += chunk
+                let now = ContinuousClock.now
+                var progress: DownloadProgress?
+                if operation.lastProgress.map({ now - $0 >= configuration.minimumProgressInterval }) ?? true {
+                    operation.lastProgress = now
+                    progress = operation.progress
+                }
+                return (Array(operation.subscribers.values), progress, nil)
+            }
+            task?.cancel()
+            for subscriber in subscribers {
+                subscriber.events?(.data(chunk))
+                if let progress { subscriber.progress?(progress) }
+            }
+        case .completed(let result):
+            let outcome: Result<LoadMetrics, ImageLoadingError> = state.withLock { _ in
+                if let failure = operation.failure { return .failure(failure) }
+                return result
+            }
+            finish(operation, attempt: attempt, with: outcome)
+        }
+    }
+
+    /// The error for an unacceptable response, or nil.
+    private func check(_ response: LoadResponse?, of operation: DownloadOperation) -> ImageLoadingError? {
+        guard let response else {
+            return ImageLoadingError(
+                .badStatus, "the response modifier refused the response of \(operation.request.url)")
+        }
+        let status = response.statusCode
+        let headers = response.headers
+        if status == 304, operation.request.validators != nil {
+            return ImageLoadingError(
+                .notModified, "\(operation.request.url) is not modified", statusCode: status, headers: headers)
+        }
+        guard configuration.acceptableStatusCodes.contains(status) else {
+            return ImageLoadingError(
+                .badStatus, "status \(status) from \(operation.request.url)", statusCode: status, headers: headers)
+        }
+        if let types = configuration.acceptableContentTypes, !types.contains(response.mimeType ?? "") {
+            return ImageLoadingError(
+                .badContentType, "content type '\(response.mimeType ?? "none")' from \(operation.request.url)",
+                statusCode: status, headers: headers)
+        }
+        if let expected = response.expectedContentLength, expected > configuration.maxResponseSize {
+            return ImageLoadingError(
+                .tooLarge, "Content-Length \(expected) exceeds the limit of \(configuration.maxResponseSize) bytes",
+                statusCode: status, headers: headers)
+        }
+        return nil
+    }
+
+    /// Ends an attempt: retries a transient failure, else delivers the result to every caller.
+    func finish(_ operation: DownloadOperation, attempt: Int, with outcome: Result<LoadMetrics, ImageLoadingError>) {
+        enum Next {
+            case ignore
+            case retry(Duration)
+            case deliver([DownloadOperation.Subscriber], Result<DownloadResult, ImageLoadingError>)
+        }
+        let next = state.withLock { state -> Next in
+            guard operation.attempt == attempt, operation.phase == .running else { return .ignore }
+            operation.loadTask = nil
+            var result: Result<DownloadResult, ImageLoadingError>
+            switch outcome {
+            case .success(let metrics):
+                if let response = operation.response {
+                    result = .success(DownloadResult(response: response, data: operation.body, metrics: metrics))
+                } else {
+                    result = .failure(ImageLoadingError(.networkError, "the transfer ended without a response"))
+                }
+            case .failure(let error):
+                result = .failure(error)
+            }
+            if operation.cancelled { result = .failure(ImageLoadingError(.cancelled, "cancelled")) }
+            if case .failure = result, let resumable = ResumableData(response: operation.response, body: operation.body)
+            {
+                state.resumable[operation.request.url] = resumable
+            }
+            if case .failure(let error) = result, !operation.cancelled,
+                let delay = configuration.retry.delay(after: error, attempt: attempt - 1)
+            {
+                return .retry(delay)
+            }
+            operation.phase = .finished
+            state.running -= 1
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
+            let subscribers = Array(operation.subscribers.values)
+            operation.subscribers.removeAll()
+            return .deliver(subscribers, result)
+        }
+        switch next {
+        case .ignore:
+            return
+        case .retry(let delay):
+            Task {
+                try? await Task.sleep(for: delay)
+                let cancelled = state.withLock { _ in operation.cancelled }
+                if cancelled {
+                    finish(operation, attempt: attempt, with: .failure(ImageLoadingError(.cancelled, "cancelled")))
+                } else {
+                    startTransfer(operation)
+                }
+            }
+        case .deliver(let subscribers, var result):
+            if case .success(let download) = result, let decryptor = configuration.decryptor {
+                if let data = decryptor(download.data, download.response) {
+                    result = .success(
+                        DownloadResult(response: download.response, data: data, metrics: download.metrics))
+                } else {
+                    result = .failure(
+                        ImageLoadingError(
+                            .decryptionFailed, "the decryptor refused the body of \(operation.request.url)",
+                            statusCode: download.response.statusCode, headers: download.response.headers))
+                }
+            }
+            for subscriber in subscribers {
+                if case .success(let download) = result {
+                    subscriber.progress?(
+                        DownloadProgress(
+                            receivedBytes: UInt64(download.data.count),
+                            expectedBytes: download.response.expectedContentLength))
+                }
+                subscriber.completion(result)
+            }
+            pump()
+        }
+    }
+}

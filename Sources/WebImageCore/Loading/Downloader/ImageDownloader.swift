@@ -1,0 +1,194 @@
+import Synchronization
+
+/// Downloads image bytes through ``ImageLoader``s with SDWebImageDownloader's behaviour:
+/// a concurrency limit with FIFO or LIFO order and priorities, an optional start-rate limit,
+/// one transfer for identical concurrent requests (each caller with its own progress,
+/// completion and cancel), default and per-request headers, request and response modifiers,
+/// a decryptor, acceptable status codes and content types, a size limit, conditional
+/// requests and retries with backoff. Every loader plugin gets this behaviour.
+public final class ImageDownloader: Sendable {
+    public let configuration: ImageDownloaderConfiguration
+    /// The loaders, asked in order for the first that serves a URL's scheme.
+    public let loaders: [any ImageLoader]
+    let state: Mutex<State>
+
+    struct State {
+        var queue: [DownloadOperation] = []
+        var running = 0
+        /// Queued and running operations by coalescing key.
+        var operations: [String: DownloadOperation] = [:]
+        var sequence: UInt64 = 0
+        var bucket: TokenBucket?
+        var wakeScheduled = false
+        /// Bytes of interrupted downloads by URL (see ``ResumableData``).
+        var resumable: [String: ResumableData] = [:]
+    }
+
+    public init(loaders: [any ImageLoader], configuration: ImageDownloaderConfiguration = .init()) {
+        self.loaders = loaders
+        self.configuration = configuration
+        self.state = Mutex(State(bucket: configuration.rateLimit.map { TokenBucket(rate: $0) }))
+    }
+
+    /// Starts (or joins) a download. Handlers run on the loader's thread and must not block.
+    /// - Parameters:
+    ///   - progress: called at most once per ``ImageDownloaderConfiguration/minimumProgressInterval``
+    ///     while the body arrives, and once at the end.
+    ///   - completion: called exactly once, also after ``DownloadToken/cancel()``.
+    @discardableResult
+    public func download(
+        _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<DownloadResult, ImageLoadingError>) -> Void
+    ) -> DownloadToken {
+        subscribe(request, .init(events: nil, progress: progress, completion: completion))
+    }
+
+    /// Downloads `request`; cancelling the calling task cancels this caller's download.
+    /// - Throws: ``ImageLoadingError``.
+    public func download(_ request: DownloadRequest) async throws(ImageLoadingError) -> DownloadResult {
+        let holder = TokenHolder()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                holder.set(download(request) { continuation.resume(returning: $0) })
+            }
+        } onCancel: {
+            holder.cancel()
+        }
+        return try result.get()
+    }
+
+    /// The download's events: `.response`, `.data` and `.progress` as they come, then
+    /// `.finished`; the sequence throws the ``ImageLoadingError``. Ending the iteration early
+    /// (or cancelling its task) cancels this caller's download.
+    public func events(for request: DownloadRequest) -> AsyncThrowingStream<DownloadEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let token = subscribe(
+                request,
+                .init(
+                    events: { continuation.yield($0) }, progress: { continuation.yield(.progress($0)) },
+                    completion: { result in
+                        switch result {
+                        case .success(let download):
+                            continuation.yield(.finished(download))
+                            continuation.finish()
+                        case .failure(let error): continuation.finish(throwing: error)
+                        }
+                    }))
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
+    /// Downloads queued and running (each shared transfer counts once).
+    public var activeCount: Int { state.withLock { $0.operations.count } }
+
+    // MARK: - Queue
+
+    private func subscribe(_ request: DownloadRequest, _ subscriber: DownloadOperation.Subscriber) -> DownloadToken {
+        let key = request.coalescingKey
+        let token = state.withLock { state -> DownloadToken in
+            if let operation = state.operations[key] {
+                if request.priority > operation.priority, operation.phase == .queued {
+                    operation.priority = request.priority
+                }
+                return DownloadToken(downloader: self, operation: operation, subscriberID: operation.add(subscriber))
+            }
+            state.sequence += 1
+            let operation = DownloadOperation(key: key, request: request, sequence: state.sequence)
+            state.operations[key] = operation
+            state.queue.append(operation)
+            return DownloadToken(downloader: self, operation: operation, subscriberID: operation.add(subscriber))
+        }
+        pump()
+        return token
+    }
+
+    func setPriority(_ priority: DownloadRequest.Priority, of token: DownloadToken) {
+        state.withLock { _ in
+            if token.operation.phase == .queued { token.operation.priority = priority }
+        }
+        pump()
+    }
+
+    func cancel(_ token: DownloadToken) {
+        let operation = token.operation
+        let (subscriber, taskToCancel) = state.withLock { state -> (DownloadOperation.Subscriber?, (any LoadTask)?) in
+            guard let subscriber = operation.subscribers.removeValue(forKey: token.subscriberID) else {
+                return (nil, nil)
+            }
+            guard operation.subscribers.isEmpty, operation.phase != .finished else { return (subscriber, nil) }
+            operation.cancelled = true
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
+            if operation.phase == .queued {
+                state.queue.removeAll { $0 === operation }
+                operation.phase = .finished
+                return (subscriber, nil)
+            }
+            return (subscriber, operation.loadTask)
+        }
+        subscriber?.completion(.failure(ImageLoadingError(.cancelled, "cancelled")))
+        taskToCancel?.cancel()
+    }
+
+    /// Starts queued operations while slots (and rate-limit tokens) allow.
+    func pump() {
+        let (starting, wait) = state.withLock { state -> ([DownloadOperation], Duration?) in
+            var starting: [DownloadOperation] = []
+            while state.running < configuration.maxConcurrentDownloads, !state.queue.isEmpty {
+                if let delay = state.bucket?.take() {
+                    if state.wakeScheduled { return (starting, nil) }
+                    state.wakeScheduled = true
+                    return (starting, delay)
+                }
+                let index = nextIndex(in: state.queue)
+                let operation = state.queue.remove(at: index)
+                operation.phase = .running
+                state.running += 1
+                starting.append(operation)
+            }
+            return (starting, nil)
+        }
+        if let wait {
+            Task {
+                try? await Task.sleep(for: wait)
+                state.withLock { $0.wakeScheduled = false }
+                pump()
+            }
+        }
+        for operation in starting { startTransfer(operation) }
+    }
+
+    private func nextIndex(in queue: [DownloadOperation]) -> Int {
+        var best = 0
+        for index in queue.indices.dropFirst() {
+            let candidate = queue[index]
+            let current = queue[best]
+            if candidate.priority != current.priority {
+                if candidate.priority > current.priority { best = index }
+            } else if (configuration.executionOrder == .fifo) == (candidate.sequence < current.sequence) {
+                best = index
+            }
+        }
+        return best
+    }
+}
+
+/// The token of an async download, cancelled even when the cancel comes before the token.
+final class TokenHolder: Sendable {
+    private let state = Mutex<(token: DownloadToken?, cancelled: Bool)>((nil, false))
+
+    func set(_ token: DownloadToken) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.token = token
+            return state.cancelled
+        }
+        if cancelNow { token.cancel() }
+    }
+
+    func cancel() {
+        let token = state.withLock { state -> DownloadToken? in
+            state.cancelled = true
+            return state.token
+        }
+        token?.cancel()
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How an ``ImageDownloader`` behaves (SDWebImageDownloaderConfig's settings).
+public struct ImageDownloaderConfiguration: Sendable {
+    /// Which queued download starts first among equal priorities.
+    public enum ExecutionOrder: Sendable {
+        /// First in, first out (the default).
+        case fifo
+        /// Last in, first out.
+        case lifo
+    }
+
+    /// Most downloads running at once; default 6.
+    public var maxConcurrentDownloads = 6
+    /// Default `.fifo`.
+    public var executionOrder = ExecutionOrder.fifo
+    /// Sent with every request; default `Accept: image/*,*/*;q=0.8`.
+    public var headers: HTTPHeaders = ["Accept": "image/*,*/*;q=0.8"]
+    /// Default 10 seconds.
+    public var connectTimeout: Duration = .seconds(10)
+    /// Most time without a byte once connected; default 15 seconds.
+    public var idleTimeout: Duration = .seconds(15)
+    /// Status codes that are a success; default 200..<400.
+    public var acceptableStatusCodes: Set<Int> = Set(200..<400)
+    /// Media types (lowercase, no parameters) that are a success; nil (the default) accepts any.
+    public var acceptableContentTypes: Set<String>?
+    /// Most body bytes; default the smaller of 200 MB and 10% of physical memory. Checked
+    /// against Content-Length and while the body streams.
+    public var maxResponseSize: UInt64 = ImageDownloaderConfiguration.defaultMaxResponseSize
+    /// Least time between two progress reports of one download; default 0.1 seconds.
+    public var minimumProgressInterval: Duration = .milliseconds(100)
+    /// Changes each request before it is sent; returning nil fails the download with
+    /// ``ImageLoadingError/Kind/requestModifierFailed``. Default none.
+    public var requestModifier: (@Sendable (LoadRequest) -> LoadRequest?)?
+    /// Changes each response head before it is checked; returning nil fails the download with
+    /// ``ImageLoadingError/Kind/badStatus``. Default none.
+    public var responseModifier: (@Sendable (LoadResponse) -> LoadResponse?)?
+    /// Turns the body into image bytes (for example base64 or inflate); returning nil fails
+    /// with ``ImageLoadingError/Kind/decryptionFailed``. Default none.
+    public var decryptor: (@Sendable ([UInt8], LoadResponse) -> [UInt8]?)?
+    /// Retries of transient failures; default none.
+    public var retry = RetryPolicy()
+    /// Limits how fast downloads start; default none (Nuke's setting is `TokenBucket(rate: 80, burst: 25)`).
+    public var rateLimit: TokenBucket.Rate?
+
+    public init() {}
+
+    /// The smaller of 200 MB and 10% of physical memory.
+    public static var defaultMaxResponseSize: UInt64 {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        let tenth = pages > 0 && pageSize > 0 ? UInt64(pages) * UInt64(pageSize) / 10 : .max
+        return min(200_000_000, tenth)
+    }
+}

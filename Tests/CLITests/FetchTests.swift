@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import WebImageTestSupport
+
+@Suite("webimage fetch") struct FetchTests {
+    /// Runs `webimage fetch` with every bundled plugin and `arguments`.
+    func fetch(_ arguments: [String]) async throws -> CommandResult {
+        let plugins = try PluginsFolder.make()
+        return try await WebImageProcess.run(["fetch", "--plugin-path", plugins.path] + arguments)
+    }
+
+    func objects(_ result: CommandResult) throws -> [[String: Any]] {
+        try result.outputLines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func writesEachBodyOnceAndReportsJSON() async throws {
+        let input = try TemporaryDirectory()
+        let output = try TemporaryDirectory()
+        try input.write("a.png", "first image")
+        let url = URL(fileURLWithPath: input.file("a.png")).absoluteString
+        let result = try await fetch([url, url, "data:image/png;base64,AAEC", "-o", output.path, "--json"])
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        let reports = try objects(result)
+        #expect(reports.count == 2)
+        #expect(reports[0]["url"] as? String == url)
+        #expect(reports[0]["status"] as? Int == 200)
+        #expect(reports[0]["bytes"] as? Int == 11)
+        #expect(reports[0]["file"] as? String == output.file("a.png"))
+        #expect(reports[0]["error"] is NSNull)
+        #expect(
+            Set(reports[0].keys) == [
+                "url", "status", "http_version", "bytes", "content_type", "etag", "file", "ms", "error",
+            ])
+        #expect(reports[1]["content_type"] as? String == "image/png")
+        #expect(reports[1]["bytes"] as? Int == 3)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == ["a.png", "index"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("a.png"))) == Data("first image".utf8))
+    }
+
+    @Test func aFailedURLLeavesNoFileAndExitsWithOne() async throws {
+        let output = try TemporaryDirectory()
+        let result = try await fetch([
+            "file:///nonexistent/webimage/missing.png", "data:,ok", "-o", output.path, "--json",
+        ])
+        #expect(result.status == 1)
+        #expect(
+            result.errorLines == [
+                "error: 1 of 2 URLs failed; first: file:///nonexistent/webimage/missing.png: network error: Couldn't open file /nonexistent/webimage/missing.png (curl error 37)"
+            ])
+        let reports = try objects(result)
+        #expect(reports[0]["file"] is NSNull)
+        #expect(
+            reports[0]["error"] as? String
+                == "network error: Couldn't open file /nonexistent/webimage/missing.png (curl error 37)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["index"])
+    }
+
+    @Test func urlsComeFromAListFile() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("list.txt", "# images\ndata:,one\n\ndata:,one\n")
+        let result = try await fetch(["--from", folder.file("list.txt"), "-o", folder.path, "--json"])
+        #expect(result.status == 0)
+        #expect(try objects(result).map { $0["url"] as? String } == ["data:,one"])
+    }
+
+    @Test func badArgumentsAreOneErrorLine() async throws {
+        let result = try await fetch(["data:,x", "--http1", "--http2"])
+        #expect(result.status == 64)
+        let missing = try await fetch(["data:,x", "-o", "/nonexistent/webimage-folder"])
+        #expect(missing.status == 1)
+        #expect(missing.errorLines == ["error: /nonexistent/webimage-folder is not a folder"])
+    }
+}

@@ -1,0 +1,300 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCore
+
+extension CurlLoaderTests {
+    @Suite("Image downloader over the curl loader and nginx")
+    struct ImageDownloaderTests {
+        let server: NginxServer
+
+        init() throws {
+            server = try NginxServer()
+        }
+
+        func downloader(_ configure: (inout ImageDownloaderConfiguration) -> Void = { _ in }) -> ImageDownloader {
+            var configuration = ImageDownloaderConfiguration()
+            configure(&configuration)
+            return ImageDownloader(loaders: [CurlLoaderFactory.loader], configuration: configuration)
+        }
+
+        func failure(_ body: () async throws(ImageLoadingError) -> DownloadResult) async -> ImageLoadingError? {
+            do {
+                _ = try await body()
+                return nil
+            } catch {
+                return error
+            }
+        }
+
+        @Test func downloadSendsTheDefaultAcceptHeader() async throws {
+            let result = try await downloader().download(DownloadRequest(url: server.http + "/static/small.bin"))
+            #expect(result.data == server.files["small.bin"])
+            #expect(result.response.statusCode == 200)
+            #expect(
+                server.requests(matching: "/static/small.bin", atLeast: 1) == [
+                    "/static/small.bin|image/*,*/*;q=0.8|-|200"
+                ])
+        }
+
+        @Test func headersAreSetReplacedAndCleared() async throws {
+            var request = DownloadRequest(url: server.http + "/static/small.bin?headers")
+            request.headers["Accept"] = "image/webp"
+            _ = try await downloader().download(request)
+            request.url = server.http + "/static/small.bin?cleared"
+            request.headers["Accept"] = ""
+            _ = try await downloader().download(request)
+            #expect(
+                server.requests(matching: "/static/small.bin?headers", atLeast: 1) == [
+                    "/static/small.bin?headers|image/webp|-|200"
+                ])
+            // No Accept from the downloader: libcurl sends its own */*.
+            #expect(
+                server.requests(matching: "/static/small.bin?cleared", atLeast: 1) == [
+                    "/static/small.bin?cleared|*/*|-|200"
+                ])
+        }
+
+        @Test func identicalConcurrentRequestsShareOneTransfer() async throws {
+            let downloader = downloader()
+            let results = try await withThrowingTaskGroup(of: DownloadResult.self) { group in
+                for _ in 0..<5 {
+                    group.addTask {
+                        try await downloader.download(DownloadRequest(url: server.http + "/slow/slow.bin"))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.count == 5)
+            for result in results { #expect(result.data == server.files["slow.bin"]) }
+            #expect(server.requests(matching: "/slow/slow.bin", atLeast: 1).count == 1)
+        }
+
+        @Test func cancellingOneCallerLeavesTheOthersAndTheLastCancelStopsTheTransfer() async throws {
+            let downloader = downloader()
+            let url = server.http + "/slow/medium.bin"  // 10 seconds at nginx's limit_rate
+            let first = Completions()
+            let second = Completions()
+            let firstToken = downloader.download(DownloadRequest(url: url), completion: first.record)
+            let secondToken = downloader.download(DownloadRequest(url: url), completion: second.record)
+            try await Task.sleep(for: .milliseconds(200))
+            firstToken.cancel()
+            #expect(await first.next()?.kind == .cancelled)
+            #expect(downloader.activeCount == 1)
+            secondToken.cancel()
+            #expect(await second.next()?.kind == .cancelled)
+            #expect(downloader.activeCount == 0)
+            // A new request after the cancel starts afresh: a second transfer reaches nginx.
+            let third = Completions()
+            let thirdToken = downloader.download(DownloadRequest(url: url), completion: third.record)
+            try await Task.sleep(for: .milliseconds(200))
+            thirdToken.cancel()
+            #expect(await third.next()?.kind == .cancelled)
+            // nginx logs a request when it ends.
+            #expect(server.requests(matching: "/slow/medium.bin", atLeast: 2).count == 2)
+        }
+
+        @Test func asyncDownloadHonoursTaskCancellation() async throws {
+            let downloader = downloader()
+            let task = Task { try await downloader.download(DownloadRequest(url: server.http + "/slow/slow.bin")) }
+            try await Task.sleep(for: .milliseconds(200))
+            task.cancel()
+            do {
+                _ = try await task.value
+                Issue.record("the cancelled download finished")
+            } catch let error as ImageLoadingError {
+                #expect(error.kind == .cancelled)
+            }
+        }
+
+        @Test func badStatusKeepsTheCodeAndHeaders() async {
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await downloader().download(DownloadRequest(url: server.http + "/static/none.png"))
+            }
+            #expect(error?.kind == .badStatus)
+            #expect(error?.statusCode == 404)
+            #expect(error?.headers?["Server"]?.hasPrefix("nginx") == true)
+        }
+
+        @Test func serverErrorsAreRetriedWithBackoff() async {
+            let retrying = downloader { $0.retry = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(50)) }
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await retrying.download(DownloadRequest(url: server.http + "/unavailable"))
+            }
+            #expect(error?.kind == .badStatus)
+            #expect(error?.statusCode == 503)
+            #expect(server.requests(matching: "/unavailable", atLeast: 3).count == 3)
+        }
+
+        @Test func clientErrorsAreNotRetried() async {
+            let retrying = downloader { $0.retry = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(50)) }
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await retrying.download(DownloadRequest(url: server.http + "/static/none-retry.png"))
+            }
+            #expect(error?.statusCode == 404)
+            try? await Task.sleep(for: .milliseconds(200))
+            #expect(server.requests(matching: "/static/none-retry.png", atLeast: 1).count == 1)
+        }
+
+        @Test func unacceptableContentType() async {
+            let strict = downloader { $0.acceptableContentTypes = ["image/png"] }
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await strict.download(DownloadRequest(url: server.http + "/static/text.txt"))
+            }
+            #expect(error?.kind == .badContentType)
+            #expect(error?.statusCode == 200)
+            #expect(error?.headers?["Content-Type"] == "text/plain")
+        }
+
+        @Test func responseLargerThanTheLimit() async {
+            let limited = downloader { $0.maxResponseSize = 100_000 }
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await limited.download(DownloadRequest(url: server.http + "/static/large.bin"))
+            }
+            #expect(error?.kind == .tooLarge)
+            #expect(error?.message == "Content-Length exceeds the limit of 100000 bytes")
+        }
+
+        @Test func conditionalRequestIsNotModified() async throws {
+            let downloader = downloader()
+            let first = try await downloader.download(DownloadRequest(url: server.http + "/static/small.bin"))
+            var conditional = DownloadRequest(url: server.http + "/static/small.bin")
+            conditional.validators = .init(etag: first.response.headers["ETag"])
+            let error = await failure { () async throws(ImageLoadingError) in try await downloader.download(conditional)
+            }
+            #expect(error?.kind == .notModified)
+            #expect(error?.statusCode == 304)
+            let etag = try #require(first.response.headers["ETag"])
+            #expect(
+                server.requests(matching: "/static/small.bin", atLeast: 2).last
+                    == "/static/small.bin|image/*,*/*;q=0.8|\(etag.replacingOccurrences(of: "\"", with: "\\x22"))|304")
+        }
+
+        @Test func interruptedDownloadResumesWithRangeAndIfRange() async throws {
+            let downloader = downloader()
+            let url = server.http + "/slow/medium.bin"
+            let first = Completions()
+            let token = downloader.download(DownloadRequest(url: url), completion: first.record)
+            try await Task.sleep(for: .milliseconds(1500))
+            token.cancel()
+            #expect(await first.next()?.kind == .cancelled)
+            try await Task.sleep(for: .milliseconds(200))  // the transfer's end saves its bytes
+            let result = try await downloader.download(DownloadRequest(url: url))
+            #expect(result.data == server.files["medium.bin"])
+            #expect(result.response.statusCode == 200)
+            #expect(result.response.expectedContentLength == 200_000)
+            let requests = server.requests(matching: "/slow/medium.bin", atLeast: 2)
+            #expect(requests.count == 2)
+            #expect(requests.last?.hasSuffix("|206") == true)
+        }
+
+        @Test func requestModifierReturningNothingFails() async {
+            let refusing = downloader { $0.requestModifier = { _ in nil } }
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await refusing.download(DownloadRequest(url: server.http + "/static/small.bin"))
+            }
+            #expect(error?.kind == .requestModifierFailed)
+        }
+
+        @Test func decryptorTurnsTheBodyIntoImageBytes() async throws {
+            let encoded = Array(Data(server.files["small.bin"]!).base64EncodedString().utf8)
+            let folder = try TemporaryFolder()
+            let path = try folder.write("encoded.b64", encoded)
+            let decrypting = downloader { configuration in
+                configuration.decryptor = { body, _ in Data(base64Encoded: Data(body)).map { [UInt8]($0) } }
+            }
+            let result = try await decrypting.download(DownloadRequest(url: "file://" + path))
+            #expect(result.data == server.files["small.bin"])
+        }
+
+        @Test func queueOrderFollowsPriorityThenFIFOOrLIFO() async throws {
+            for order in [ImageDownloaderConfiguration.ExecutionOrder.fifo, .lifo] {
+                let serial = downloader {
+                    $0.maxConcurrentDownloads = 1
+                    $0.executionOrder = order
+                }
+                let tag = order == .fifo ? "fifo" : "lifo"
+                let done = Completions()
+                let blocker = serial.download(
+                    DownloadRequest(url: server.http + "/slow/slow.bin?\(tag)"), completion: done.record)
+                var tokens = [blocker]
+                for index in 1...3 {
+                    tokens.append(
+                        serial.download(
+                            DownloadRequest(url: server.http + "/static/small.bin?\(tag)\(index)"),
+                            completion: done.record))
+                }
+                tokens.append(
+                    serial.download(
+                        DownloadRequest(url: server.http + "/static/small.bin?\(tag)low", priority: .low),
+                        completion: done.record))
+                tokens[1].setPriority(.low)
+                tokens.append(
+                    serial.download(
+                        DownloadRequest(url: server.http + "/static/small.bin?\(tag)high", priority: .high),
+                        completion: done.record))
+                for _ in 0..<6 { _ = await done.next(seconds: 10) }
+                let order = server.requests(matching: "/static/small.bin?\(tag)", atLeast: 5).map {
+                    String($0.split(separator: "|")[0].dropFirst("/static/small.bin?".count + 4))
+                }
+                #expect(order == (tag == "fifo" ? ["high", "2", "3", "1", "low"] : ["high", "3", "2", "low", "1"]))
+            }
+        }
+
+        @Test func progressIsThrottledAndEndsAtTheFullSize() async throws {
+            let throttled = downloader { $0.minimumProgressInterval = .milliseconds(500) }
+            var reports: [DownloadProgress] = []
+            for try await event in throttled.events(for: DownloadRequest(url: server.http + "/slow/slow.bin")) {
+                if case .progress(let progress) = event { reports.append(progress) }
+            }
+            #expect(reports.last == DownloadProgress(receivedBytes: 60_000, expectedBytes: 60_000))
+            #expect(reports.count >= 2)
+            #expect(reports.count <= 8)  // about 3 seconds of body at one report per 0.5 s, plus the last
+        }
+
+        @Test func rateLimiterSpacesStarts() async throws {
+            let limited = downloader { $0.rateLimit = TokenBucket.Rate(perSecond: 10, burst: 2) }
+            let started = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        _ = try await limited.download(
+                            DownloadRequest(url: server.http + "/static/small.bin?rate\(index)"))
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // 2 from the burst, then 4 more at 10 per second: at least 0.3 s.
+            #expect(ContinuousClock.now - started >= .milliseconds(300))
+        }
+    }
+}
+
+/// Completions of token-based downloads, awaited by a test without blocking a thread.
+final class Completions: Sendable {
+    private let results = Mutex<(all: [Result<DownloadResult, ImageLoadingError>], taken: Int)>(([], 0))
+
+    var record: @Sendable (Result<DownloadResult, ImageLoadingError>) -> Void {
+        { [self] result in results.withLock { $0.all.append(result) } }
+    }
+
+    /// The next completion not yet taken, polled every 10 ms for at most `seconds`; returns
+    /// its error (nil for a success or when none came).
+    @discardableResult
+    func next(seconds: Double = 5) async -> ImageLoadingError? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            let result = results.withLock { state -> Result<DownloadResult, ImageLoadingError>? in
+                guard state.taken < state.all.count else { return nil }
+                state.taken += 1
+                return state.all[state.taken - 1]
+            }
+            if let result {
+                if case .failure(let error) = result { return error }
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+import WebImageCore
+
+extension CurlLoaderTests {
+    @Suite("Curl loader against a misbehaving server")
+    struct MisbehavingServerTests {
+        let loader = CurlLoaderFactory.loader
+        let server: MisbehavingServer
+
+        init() throws {
+            server = try MisbehavingServer()
+        }
+
+        /// Loads `path` and checks it failed within `limit`.
+        func failure(_ path: String, configure: (inout LoadRequest) -> Void = { _ in }, within limit: Duration)
+            async -> (LoadResult, Duration)
+        {
+            var request = LoadRequest(url: server.base + path)
+            configure(&request)
+            let started = ContinuousClock.now
+            let result = await LoadResult.collect(loader, request)
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed < limit)
+            return (result, elapsed)
+        }
+
+        @Test func droppedConnectionMidBodyIsTruncated() async {
+            let (result, _) = await failure("/drop", within: .seconds(5))
+            #expect(result.error?.kind == .networkError)
+            #expect(result.error?.nativeCode == 18)  // CURLE_PARTIAL_FILE
+        }
+
+        @Test func shortBodyIsNeverComplete() async {
+            let (result, _) = await failure("/lie", within: .seconds(5))
+            #expect(result.response?.statusCode == 200)
+            #expect(result.error?.kind == .networkError)
+            #expect(result.error?.nativeCode == 18)  // CURLE_PARTIAL_FILE
+            #expect(result.body.count <= 1200)
+        }
+
+        @Test func stallAfterHeadersTimesOut() async {
+            let (result, elapsed) = await failure(
+                "/stall", configure: { $0.idleTimeout = .seconds(1) }, within: .seconds(6))
+            #expect(result.error?.kind == .timedOut)
+            #expect(result.error?.nativeCode == 28)  // CURLE_OPERATION_TIMEDOUT
+            #expect(elapsed >= .seconds(1))
+            server.stop()
+        }
+
+        @Test func malformedResponseIsANetworkError() async {
+            let (result, _) = await failure("/malformed", within: .seconds(5))
+            #expect(result.error?.kind == .networkError)
+            #expect(result.error?.nativeCode == 1)  // CURLE_UNSUPPORTED_PROTOCOL: "Received HTTP/0.9 when not allowed"
+            #expect(result.body.isEmpty)
+        }
+
+        @Test func gzipBombStopsAtTheSizeLimit() async {
+            let (result, _) = await failure(
+                "/bomb", configure: { $0.maxBodySize = 10_000_000 }, within: .seconds(10))
+            #expect(result.error?.kind == .tooLarge)
+            #expect(result.error?.message == "the body exceeds the limit of 10000000 bytes")
+            #expect(result.body.count <= 10_000_000)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real nginx started by a test on 127.0.0.1 with a temporary prefix: an HTTP/1.1 port and
+/// an HTTPS port with HTTP/2 (a self-signed certificate made with `openssl req`). Stopped by
+/// ``stop()`` or when released.
+final class NginxServer: @unchecked Sendable {
+    // @unchecked: every property is set in init and only read afterwards; stop() is
+    // idempotent and guarded by the process's own state.
+    let folder: TemporaryFolder
+    let httpPort: Int
+    let httpsPort: Int
+    private let process: Process
+
+    /// The files the server serves under `/static/`, by name.
+    let files: [String: [UInt8]]
+
+    var http: String { "http://127.0.0.1:\(httpPort)" }
+    var https: String { "https://127.0.0.1:\(httpsPort)" }
+
+    static let user = "alice"
+    static let password = "s3cret"
+
+    init(files extraFiles: [String: [UInt8]] = [:]) throws {
+        folder = try TemporaryFolder()
+        var files = extraFiles
+        files["small.bin"] = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        files["large.bin"] = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
+        files["text.txt"] = Array(String(repeating: "WebImage loads images. ", count: 2000).utf8)
+        files["slow.bin"] = [UInt8](repeating: 0x5A, count: 60_000)
+        files["medium.bin"] = [UInt8](repeating: 0x4D, count: 200_000)
+        self.files = files
+        for (name, bytes) in files { try folder.write("www/static/\(name)", bytes) }
+        try folder.write("www/auth/secret.txt", text: "authorized")
+        try folder.write("htpasswd", text: "\(Self.user):{PLAIN}\(Self.password)\n")
+        for sub in ["logs", "tmp"] {
+            try FileManager.default.createDirectory(
+                at: folder.url.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try Self.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-keyout", folder.path + "/key.pem", "-out", folder.path + "/cert.pem",
+            ])
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let ports = (FreePort.pick(), FreePort.pick())
+            try Self.config(folder: folder.path, httpPort: ports.0, httpsPort: ports.1)
+                .write(toFile: folder.path + "/nginx.conf", atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            process.arguments = [
+                "-p", folder.path, "-c", folder.path + "/nginx.conf", "-e", folder.path + "/logs/error.log",
+            ]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if FreePort.waitUntilListening(ports.0, process: process)
+                && FreePort.waitUntilListening(ports.1, process: process)
+            {
+                self.process = process
+                self.httpPort = ports.0
+                self.httpsPort = ports.1
+                return
+            }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            lastError = ServerError(description: "nginx did not start: \(Self.errorLog(folder.path))")
+        }
+        throw lastError!
+    }
+
+    deinit { stop() }
+
+    /// Stops nginx and waits for it to exit. SIGKILL: a child of the test process may
+    /// start with SIGTERM blocked, which nginx without a master process never unblocks.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// The requests nginx answered so far, one `uri|accept|if-none-match|status` line each,
+    /// waiting up to a second for the log to catch up with `atLeast` lines.
+    func requests(matching path: String, atLeast: Int = 0) -> [String] {
+        let deadline = Date().addingTimeInterval(1)
+        while true {
+            let text = (try? String(contentsOfFile: folder.path + "/logs/access.log", encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(path) }
+            if lines.count >= atLeast || Date() > deadline { return lines }
+            usleep(20_000)
+        }
+    }
+
+    private static func errorLog(_ folder: String) -> String {
+        (try? String(contentsOfFile: folder + "/logs/error.log", encoding: .utf8)) ?? "(no log)"
+    }
+
+    private static func config(folder: String, httpPort: Int, httpsPort: Int) -> String {
+        """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        pid \(folder)/nginx.pid;
+        error_log \(folder)/logs/error.log warn;
+        events { worker_connections 1024; }
+        http {
+            log_format requests '$request_uri|$http_accept|$http_if_none_match|$status';
+            access_log \(folder)/logs/access.log requests;
+            client_body_temp_path \(folder)/tmp/body;
+            proxy_temp_path \(folder)/tmp/proxy;
+            fastcgi_temp_path \(folder)/tmp/fastcgi;
+            uwsgi_temp_path \(folder)/tmp/uwsgi;
+            scgi_temp_path \(folder)/tmp/scgi;
+            types { text/plain txt; application/octet-stream bin; image/png png; }
+            default_type application/octet-stream;
+            sendfile on;
+            keepalive_requests 10000;
+            gzip on;
+            gzip_min_length 1;
+            gzip_types text/plain;
+            server {
+                listen 127.0.0.1:\(httpPort);
+                listen 127.0.0.1:\(httpsPort) ssl http2;
+                ssl_certificate \(folder)/cert.pem;
+                ssl_certificate_key \(folder)/key.pem;
+                root \(folder)/www;
+                location /auth/ {
+                    auth_basic "webimage";
+                    auth_basic_user_file \(folder)/htpasswd;
+                }
+                location = /redirect { return 302 /static/small.bin; }
+                location = /redirect-twice { return 301 /redirect; }
+                location = /loop { return 302 /loop; }
+                location = /error { return 500 "boom"; }
+                location = /unavailable { return 503 "later"; }
+                location /slow/ {
+                    alias \(folder)/www/static/;
+                    limit_rate 20k;
+                    limit_rate_after 0;
+                    # A resumed (ranged) request comes at full speed.
+                    if ($http_range != "") { set $limit_rate 0; }
+                }
+            }
+        }
+        """
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ServerError(description: "\(executable) \(arguments.joined(separator: " ")) failed")
+        }
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        var description: String
+    }
+}
