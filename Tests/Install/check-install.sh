@@ -28,7 +28,7 @@ cp "$work/libwebimage-pnm.so" pnm.json "$plugindir/"
 mv "$work/prefix" "$work/moved"
 webimage="$work/moved/bin/webimage"
 "$webimage" plugins verify >"$work/verify.txt" 2>&1 || { cat "$work/verify.txt" >&2; fail "plugins verify"; }
-for plugin in png jpeg pnm; do
+for plugin in png jpeg pnm curl; do
   grep -q "$plugin" "$work/verify.txt" || fail "plugins verify does not mention $plugin"
 done
 
@@ -38,6 +38,9 @@ printf 'P6\n2 1\n255\n\377\000\000\000\000\377' >"$work/red-blue.ppm"
 "$webimage" convert "$repository/Tests/Fixtures/jpeg/orientation-6.jpg" "$work/upright.png" --thumbnail 20x20 >/dev/null \
   || fail "convert jpeg -> png thumbnail"
 "$webimage" info "$work/upright.png" --json | grep -q '"height" *: *20' || fail "thumbnail size"
+mkdir "$work/fetched"
+"$webimage" fetch "file://$work/red-blue.ppm" -o "$work/fetched" >/dev/null || fail "fetch through the curl plugin"
+cmp -s "$work/red-blue.ppm" "$work/fetched/red-blue.ppm" || fail "fetched bytes differ"
 if ldd "$webimage" "$webimage-bench" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then
   fail "unresolved libraries"
 fi
