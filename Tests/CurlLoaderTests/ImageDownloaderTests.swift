@@ -94,6 +94,29 @@ extension CurlLoaderTests {
             #expect(server.requests(matching: "/slow/medium.bin", atLeast: 2).count == 2)
         }
 
+        @Test func cancelWhileQueuedNeverReachesTheServerNorTakesAToken() async throws {
+            let serial = downloader {
+                $0.maxConcurrentDownloads = 1
+                $0.rateLimit = TokenBucket.Rate(perSecond: 0.001, burst: 2)
+            }
+            let blocker = Completions()
+            let queued = Completions()
+            let next = Completions()
+            let blockerToken = serial.download(
+                DownloadRequest(url: server.http + "/slow/slow.bin?queued"), completion: blocker.record)
+            let queuedToken = serial.download(
+                DownloadRequest(url: server.http + "/static/small.bin?cancelled"), completion: queued.record)
+            queuedToken.cancel()
+            #expect(await queued.next()?.kind == .cancelled)
+            // The second token of the burst is still there for the next request.
+            serial.download(DownloadRequest(url: server.http + "/static/small.bin?next"), completion: next.record)
+            blockerToken.cancel()
+            #expect(await blocker.next()?.kind == .cancelled)
+            #expect(await next.next(seconds: 10) == nil)
+            #expect(server.requests(matching: "/static/small.bin?next", atLeast: 1).count == 1)
+            #expect(server.requests(matching: "/static/small.bin?cancelled").isEmpty)
+        }
+
         @Test func asyncDownloadHonoursTaskCancellation() async throws {
             let downloader = downloader()
             let task = Task { try await downloader.download(DownloadRequest(url: server.http + "/slow/slow.bin")) }
