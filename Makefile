@@ -8,7 +8,7 @@ DEBIAN_PACKAGES := libpng-dev libjpeg62-turbo-dev zlib1g-dev libdeflate-dev libg
 # The Swift runtime libraries the toolchain links against.
 SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(SWIFT)))))/lib/swift/linux
 # The plugin products (each builds lib<product>.so).
-PLUGIN_PRODUCTS := WebImagePNG WebImageJPEG WebImageGIF WebImageWebP WebImageHEIF WebImageDisk WebImageMemory WebImageRedis
+PLUGIN_PRODUCTS := WebImagePNG WebImageJPEG WebImageGIF WebImageWebP WebImageHEIF WebImageDisk WebImageMemory WebImageRedis WebImageCurl
 PLUGIN_LIBRARIES := $(PLUGIN_PRODUCTS:%=lib%.so)
 # The executables `make install` puts in bin/: the tool, and the benchmark that links the C reference decoders.
 EXECUTABLES := webimage webimage-bench

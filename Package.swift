@@ -1,20 +1,22 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// A coder plugin. Its five names follow one rule (docs/architecture.md, "Plugin names"), derived
-/// here from `name` so they cannot drift: folder and logic target `<name>Coder`, C shim
-/// `C<name>Shim`, entry target `<name>CoderEntry`, product `WebImage<name>` (the file
+/// A bundled plugin of one kind (`Coder`, `Cache`, `Loader`). Its five names follow one rule
+/// (docs/architecture.md, "Plugin names"), derived here from `name` and `kind` so they cannot
+/// drift: folder and logic target `<name><kind>` (the logic in the folder's `<kind>/`), C shim
+/// `C<name>Shim`, entry target `<name><kind>Entry`, product `WebImage<name>` (the file
 /// `libWebImage<name>.so`), manifest name `<name>` in lowercase.
-struct CoderPlugin {
+struct BundledPlugin {
     let name: String
+    let kind: String
     let nativeLibraries: [String]
-    /// What the plugin's test target needs besides WebImageCore and the logic target.
+    /// What the plugin's test target needs besides WebImageCore, the test support and the logic target.
     var testDependencies: [Target.Dependency] = []
 
-    var folder: String { "\(name)Coder" }
+    var folder: String { name + kind }
     var shim: String { "C\(name)Shim" }
-    var logic: String { "\(name)Coder" }
-    var entry: String { "\(name)CoderEntry" }
+    var logic: String { name + kind }
+    var entry: String { "\(name)\(kind)Entry" }
     var product: String { "WebImage\(name)" }
 
     var targets: [Target] {
@@ -24,7 +26,7 @@ struct CoderPlugin {
                 linkerSettings: nativeLibraries.map { .linkedLibrary($0) }),
             .target(
                 name: logic, dependencies: ["WebImageCore", .target(name: shim)],
-                path: "Plugins/\(folder)/Coder"),
+                path: "Plugins/\(folder)/\(kind)"),
             .target(
                 name: entry, dependencies: ["WebImagePluginKit", .target(name: logic)],
                 path: "Plugins/\(folder)/Entry"),
@@ -34,94 +36,36 @@ struct CoderPlugin {
     /// The `.so` that the plugins folder holds.
     var library: Product { .library(name: product, type: .dynamic, targets: [entry]) }
 
-    /// Unit tests of the logic target (they never link the entry target: its C symbol
-    /// would clash with the other plugins' entry symbols).
+    /// Tests of the logic target, `<name><kind>Tests` (they never link the entry target: its
+    /// C symbol would clash with the other plugins' entry symbols).
     var testTarget: Target {
         .testTarget(
             name: "\(logic)Tests",
-            dependencies: ["WebImageCore", .target(name: logic), "WebImageTestSupport", "WebImageCoderVerifier"]
-                + testDependencies)
+            dependencies: ["WebImageCore", .target(name: logic), "WebImageTestSupport"] + testDependencies)
     }
 }
 
-/// A cache plugin (memory or disk cache kind), named by the same rule as coders with the kind
-/// `Cache`: folder and logic target `<name>Cache`, C shim `C<name>Shim`, entry target
-/// `<name>CacheEntry`, product `WebImage<name>`, manifest name `<name>` in lowercase.
-struct CachePlugin {
-    let name: String
-    let nativeLibraries: [String]
-
-    var folder: String { "\(name)Cache" }
-    var shim: String { "C\(name)Shim" }
-    var logic: String { "\(name)Cache" }
-    var entry: String { "\(name)CacheEntry" }
-    var product: String { "WebImage\(name)" }
-
-    var targets: [Target] {
-        [
-            .target(
-                name: shim, dependencies: ["CWebImagePlugin"], path: "Plugins/\(folder)/Shim",
-                linkerSettings: nativeLibraries.map { .linkedLibrary($0) }),
-            .target(
-                name: logic, dependencies: ["WebImageCore", .target(name: shim)], path: "Plugins/\(folder)/Cache"),
-            .target(
-                name: entry, dependencies: ["WebImagePluginKit", .target(name: logic)],
-                path: "Plugins/\(folder)/Entry"),
-        ]
-    }
-
-    var library: Product { .library(name: product, type: .dynamic, targets: [entry]) }
-}
-
-let diskCache = CachePlugin(name: "Disk", nativeLibraries: ["crypto", "xxhash"])
-let memoryCache = CachePlugin(name: "Memory", nativeLibraries: ["xxhash"])
-let redisCache = CachePlugin(name: "Redis", nativeLibraries: ["hiredis"])
+let diskCache = BundledPlugin(name: "Disk", kind: "Cache", nativeLibraries: ["crypto", "xxhash"])
+let memoryCache = BundledPlugin(name: "Memory", kind: "Cache", nativeLibraries: ["xxhash"])
+let redisCache = BundledPlugin(name: "Redis", kind: "Cache", nativeLibraries: ["hiredis"])
 let cachePlugins = [diskCache, memoryCache, redisCache]
 
-let png = CoderPlugin(
-    name: "PNG", nativeLibraries: ["png16", "z", "deflate"], testDependencies: ["CReferenceDecoders"])
-let jpeg = CoderPlugin(name: "JPEG", nativeLibraries: ["jpeg"], testDependencies: ["CReferenceDecoders"])
-let gif = CoderPlugin(name: "GIF", nativeLibraries: ["gif"])
-let webp = CoderPlugin(
-    name: "WebP", nativeLibraries: ["webp", "webpdemux", "webpmux"], testDependencies: ["CReferenceDecoders"])
-let heif = CoderPlugin(name: "HEIF", nativeLibraries: ["heif"])
+let png = BundledPlugin(
+    name: "PNG", kind: "Coder", nativeLibraries: ["png16", "z", "deflate"],
+    testDependencies: ["CReferenceDecoders", "WebImageCoderVerifier"])
+let jpeg = BundledPlugin(
+    name: "JPEG", kind: "Coder", nativeLibraries: ["jpeg"],
+    testDependencies: ["CReferenceDecoders", "WebImageCoderVerifier"])
+let gif = BundledPlugin(
+    name: "GIF", kind: "Coder", nativeLibraries: ["gif"], testDependencies: ["WebImageCoderVerifier"])
+let webp = BundledPlugin(
+    name: "WebP", kind: "Coder", nativeLibraries: ["webp", "webpdemux", "webpmux"],
+    testDependencies: ["CReferenceDecoders", "WebImageCoderVerifier"])
+let heif = BundledPlugin(
+    name: "HEIF", kind: "Coder", nativeLibraries: ["heif"], testDependencies: ["WebImageCoderVerifier"])
 let plugins = [png, jpeg, gif, webp, heif]
 
-/// A loader plugin, named by the same rule as ``CoderPlugin`` with the kind `Loader`: folder
-/// and logic target `<name>Loader`, C shim `C<name>Shim`, entry target `<name>LoaderEntry`,
-/// product `WebImage<name>`, manifest name `<name>` in lowercase.
-struct LoaderPlugin {
-    let name: String
-    let nativeLibraries: [String]
-
-    var folder: String { "\(name)Loader" }
-    var shim: String { "C\(name)Shim" }
-    var logic: String { "\(name)Loader" }
-    var entry: String { "\(name)LoaderEntry" }
-    var product: String { "WebImage\(name)" }
-
-    var targets: [Target] {
-        [
-            .target(
-                name: shim, dependencies: ["CWebImagePlugin"], path: "Plugins/\(folder)/Shim",
-                linkerSettings: nativeLibraries.map { .linkedLibrary($0) }),
-            .target(
-                name: logic, dependencies: ["WebImageCore", .target(name: shim)], path: "Plugins/\(folder)/Loader"),
-            .target(
-                name: entry, dependencies: ["WebImagePluginKit", .target(name: logic)],
-                path: "Plugins/\(folder)/Entry"),
-        ]
-    }
-
-    var library: Product { .library(name: product, type: .dynamic, targets: [entry]) }
-
-    /// Tests of the logic target against real servers (the entry target is never linked).
-    var testTarget: Target {
-        .testTarget(name: "\(logic)Tests", dependencies: ["WebImageCore", .target(name: logic)])
-    }
-}
-
-let curl = LoaderPlugin(name: "Curl", nativeLibraries: ["curl"])
+let curl = BundledPlugin(name: "Curl", kind: "Loader", nativeLibraries: ["curl"])
 let loaderPlugins = [curl]
 
 let coreTargets: [Target] = [

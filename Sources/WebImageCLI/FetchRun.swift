@@ -42,7 +42,7 @@ struct FetchRun {
             let temporary = item.file.deletingLastPathComponent()
                 .appendingPathComponent(".\(item.file.lastPathComponent).part-\(getpid())")
             do {
-                try Data(download.data).write(to: temporary)
+                try FetchFile.write(download.data, to: temporary.path)
                 try FileManager.default.moveItem(at: temporary, to: item.file)
             } catch {
                 try? FileManager.default.removeItem(at: temporary)

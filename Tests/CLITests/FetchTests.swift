@@ -40,6 +40,36 @@ import WebImageTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("a.png"))) == Data("first image".utf8))
     }
 
+    @Test func httpFromNginxOnceEachAndA404LeavesNoFile() async throws {
+        let image = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 11) }
+        let server = try NginxServer(files: ["photo.jpg": image])
+        let output = try TemporaryDirectory()
+        let photo = server.http + "/static/photo.jpg"
+        let missing = server.http + "/static/missing.jpg"
+        let result = try await fetch([photo, missing, photo, "-o", output.path, "--json", "--parallel", "2"])
+        #expect(result.status == 1)
+        #expect(
+            result.errorLines == [
+                "error: 1 of 2 URLs failed; first: \(missing): bad status: status 404 from \(missing)"
+            ])
+        let reports = try objects(result)
+        #expect(reports.count == 2)
+        #expect(reports[0]["status"] as? Int == 200)
+        #expect(reports[0]["http_version"] as? String == "1.1")
+        #expect(reports[0]["bytes"] as? Int == 50_000)
+        #expect(reports[0]["content_type"] as? String == "image/jpeg")
+        #expect((reports[0]["etag"] as? String)?.hasPrefix("\"") == true)
+        #expect(reports[1]["status"] as? Int == 404)
+        #expect(reports[1]["file"] is NSNull)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["photo.jpg"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("photo.jpg"))) == Data(image))
+        let requests = server.requests(matching: "/static/", atLeast: 2).map { line in
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false)
+            return "\(fields.first ?? "") \(fields.last ?? "")"
+        }
+        #expect(requests.sorted() == ["/static/missing.jpg 404", "/static/photo.jpg 200"])
+    }
+
     @Test func aFailedURLLeavesNoFileAndExitsWithOne() async throws {
         let output = try TemporaryDirectory()
         let result = try await fetch([

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 extension CurlLoaderTests {
     @Suite("Curl loader cancellation")
@@ -36,7 +37,7 @@ extension CurlLoaderTests {
 
         @Test func cancelRightAfterStart() throws {
             let recorder = EventRecorder()
-            let task = try loader.start(LoadRequest(url: server.http + "/static/large.bin"), handler: recorder.handler)
+            let task = try loader.start(LoadRequest(url: server.http + "/slow/slow.bin"), handler: recorder.handler)
             task.cancel()
             task.cancel()
             #expect(cancelled(recorder.completion(within: 2)))

@@ -2,6 +2,7 @@ import CurlLoader
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 extension CurlLoaderTests {
     @Suite("Curl loader: data: and file: URLs")
@@ -40,7 +41,7 @@ extension CurlLoaderTests {
         }
 
         @Test func fileURL() async throws {
-            let folder = try TemporaryFolder()
+            let folder = try TemporaryDirectory()
             let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             let path = try folder.write("image.bin", bytes)
             let (response, body, metrics) = try await loader.load(LoadRequest(url: "file://\(path)"))

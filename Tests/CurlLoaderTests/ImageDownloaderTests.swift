@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 extension CurlLoaderTests {
     @Suite("Image downloader over the curl loader and nginx")
@@ -92,6 +93,29 @@ extension CurlLoaderTests {
             #expect(await third.next()?.kind == .cancelled)
             // nginx logs a request when it ends.
             #expect(server.requests(matching: "/slow/medium.bin", atLeast: 2).count == 2)
+        }
+
+        @Test func cancelWhileQueuedNeverReachesTheServerNorTakesAToken() async throws {
+            let serial = downloader {
+                $0.maxConcurrentDownloads = 1
+                $0.rateLimit = TokenBucket.Rate(perSecond: 0.001, burst: 2)
+            }
+            let blocker = Completions()
+            let queued = Completions()
+            let next = Completions()
+            let blockerToken = serial.download(
+                DownloadRequest(url: server.http + "/slow/slow.bin?queued"), completion: blocker.record)
+            let queuedToken = serial.download(
+                DownloadRequest(url: server.http + "/static/small.bin?cancelled"), completion: queued.record)
+            queuedToken.cancel()
+            #expect(await queued.next()?.kind == .cancelled)
+            // The second token of the burst is still there for the next request.
+            serial.download(DownloadRequest(url: server.http + "/static/small.bin?next"), completion: next.record)
+            blockerToken.cancel()
+            #expect(await blocker.next()?.kind == .cancelled)
+            #expect(await next.next(seconds: 10) == nil)
+            #expect(server.requests(matching: "/static/small.bin?next", atLeast: 1).count == 1)
+            #expect(server.requests(matching: "/static/small.bin?cancelled").isEmpty)
         }
 
         @Test func asyncDownloadHonoursTaskCancellation() async throws {
@@ -198,7 +222,7 @@ extension CurlLoaderTests {
 
         @Test func decryptorTurnsTheBodyIntoImageBytes() async throws {
             let encoded = Array(Data(server.files["small.bin"]!).base64EncodedString().utf8)
-            let folder = try TemporaryFolder()
+            let folder = try TemporaryDirectory()
             let path = try folder.write("encoded.b64", encoded)
             let decrypting = downloader { configuration in
                 configuration.decryptor = { body, _ in Data(base64Encoded: Data(body)).map { [UInt8]($0) } }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +28,7 @@ final class MisbehavingServer: Sendable {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var reuse: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = FreePort.loopback(port: 0)
+        var address = LoopbackPort.address(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -39,7 +40,7 @@ final class MisbehavingServer: Sendable {
         }
         guard bound == 0, listen(listener, 64) == 0 else {
             close(listener)
-            throw NginxServer.ServerError(description: "cannot listen on 127.0.0.1")
+            throw HarnessError("cannot listen on 127.0.0.1")
         }
         self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 extension CurlLoaderTests {
     @Suite("Curl loader against nginx")
@@ -145,8 +146,8 @@ extension CurlLoaderTests {
             #expect(result.body.isEmpty)
         }
 
-        @Test func connectionRefusedIsANetworkError() async {
-            let port = FreePort.pick()
+        @Test func connectionRefusedIsANetworkError() async throws {
+            let port = try LoopbackPort.free()
             let result = await LoadResult.collect(loader, LoadRequest(url: "http://127.0.0.1:\(port)/"))
             #expect(result.error?.kind == .networkError)
             #expect(result.error?.nativeCode == 7)  // CURLE_COULDNT_CONNECT

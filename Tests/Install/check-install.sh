@@ -34,7 +34,7 @@ cp "$work/libwebimage-effects.so" effects.json "$plugindir/"
 mv "$work/prefix" "$work/moved"
 webimage="$work/moved/bin/webimage"
 "$webimage" plugins verify >"$work/verify.txt" 2>&1 || { cat "$work/verify.txt" >&2; fail "plugins verify"; }
-for plugin in png jpeg pnm effects disk memory; do
+for plugin in png jpeg pnm effects disk memory redis curl; do
   grep -q "$plugin" "$work/verify.txt" || fail "plugins verify does not mention $plugin"
 done
 
@@ -49,6 +49,9 @@ printf 'P6\n2 1\n255\n\377\000\000\000\000\377' >"$work/red-blue.ppm"
 "$webimage" convert "$work/red-blue.ppm" "$work/sepia.png" --transform sepia:percent=80 --json >"$work/sepia.json" \
   || fail "convert --transform sepia:percent=80 through the example transformer"
 grep -q '"transformer_key" *: *"effects.sepia(80)"' "$work/sepia.json" || fail "the example transformer's key"
+mkdir "$work/fetched"
+"$webimage" fetch "file://$work/red-blue.ppm" -o "$work/fetched" >/dev/null || fail "fetch through the curl plugin"
+cmp -s "$work/red-blue.ppm" "$work/fetched/red-blue.ppm" || fail "fetched bytes differ"
 if ldd "$webimage" "$webimage-bench" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then
   fail "unresolved libraries"
 fi

@@ -36,4 +36,24 @@ public enum LoopbackPort {
             }
         }
     }
+
+    /// The socket address of 127.0.0.1:`port`.
+    public static func address(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// True once something accepts connections on `port` (at most 5 seconds), false when
+    /// `process` exits first or the time runs out.
+    public static func waitUntilListening(_ port: Int, process: Process) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, process.isRunning {
+            if accepts(port) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
 }

@@ -43,4 +43,14 @@ public final class TemporaryDirectory: Sendable {
     public func names(in name: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(name).path).sorted()
     }
+
+    /// Writes `bytes` to `name` (creating the folders it names) and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: file)
+        return file.path
+    }
 }

@@ -75,6 +75,9 @@ extension ImageDownloader {
                     return ([], nil, operation.loadTask)
                 }
                 operation.response = response
+                if let expected = response?.expectedContentLength, expected <= configuration.maxResponseSize {
+                    operation.body.reserveCapacity(Int(expected))  // one allocation for the whole body
+                }
                 if let resuming = operation.resuming, response?.statusCode == 206 {
                     // The rest of the saved bytes: the body continues them and is reported whole.
                     operation.body = resuming.bytes

@@ -42,7 +42,8 @@ public struct ImageDownloaderConfiguration: Sendable {
     public var decryptor: (@Sendable ([UInt8], LoadResponse) -> [UInt8]?)?
     /// Retries of transient failures; default none.
     public var retry = RetryPolicy()
-    /// Limits how fast downloads start; default none (Nuke's setting is `TokenBucket(rate: 80, burst: 25)`).
+    /// Limits how fast downloads start; default none (Nuke's setting is ``TokenBucket/Rate/nuke``:
+    /// 80 per second, bursts of 25).
     public var rateLimit: TokenBucket.Rate?
 
     public init() {}

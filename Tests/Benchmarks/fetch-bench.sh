@@ -2,7 +2,7 @@
 # Benchmarks `webimage fetch` against curl on the same files from a local nginx, interleaved
 # in one run, and prints the minimum wall time of each and the throughput ratio.
 #
-#   sh Tests/Bench/fetch-bench.sh [ROUNDS]      (default 5 rounds)
+#   sh Tests/Benchmarks/fetch-bench.sh [ROUNDS]      (default 5 rounds)
 #
 # Needs a release build (`swift build -c release --product webimage` and `--product
 # WebImageCurl`), nginx, curl and openssl. nginx listens on 127.0.0.1 only, on free ports,
@@ -54,7 +54,6 @@ http {
     default_type application/octet-stream;
     sendfile on;
     keepalive_requests 100000;
-    http2_max_requests 100000;
     server {
         listen 127.0.0.1:$http_port;
         listen 127.0.0.1:$https_port ssl http2;
@@ -95,7 +94,7 @@ bench() { # bench LABEL SET BASE CURL_FLAGS WEBIMAGE_FLAGS
     printf '%-28s curl %6.3f s (%5.0f MB/s)  webimage %6.3f s (%5.0f MB/s)  throughput webimage/curl %s\n' "$label" \
       "$curl_min" "$(echo "$total / $curl_min / 1000000" | bc -l)" "$webimage_min" "$(echo "$total / $webimage_min / 1000000" | bc -l)" "$ratio"
   else
-    printf '%-28s curl %6.3f s (%5.0f µs/request)  webimage %6.3f s (%5.0f µs/request)  webimage/curl %s\n' "$label" \
+    printf '%-28s curl %6.3f s (%5.0f µs/request)  webimage %6.3f s (%5.0f µs/request)  throughput webimage/curl %s\n' "$label" \
       "$curl_min" "$(echo "$curl_min * 1000" | bc -l)" "$webimage_min" "$(echo "$webimage_min * 1000" | bc -l)" "$ratio"
   fi
 }

@@ -7,25 +7,25 @@ import Foundation
 /// A real nginx started by a test on 127.0.0.1 with a temporary prefix: an HTTP/1.1 port and
 /// an HTTPS port with HTTP/2 (a self-signed certificate made with `openssl req`). Stopped by
 /// ``stop()`` or when released.
-final class NginxServer: @unchecked Sendable {
+public final class NginxServer: @unchecked Sendable {
     // @unchecked: every property is set in init and only read afterwards; stop() is
     // idempotent and guarded by the process's own state.
-    let folder: TemporaryFolder
-    let httpPort: Int
-    let httpsPort: Int
+    public let folder: TemporaryDirectory
+    public let httpPort: Int
+    public let httpsPort: Int
     private let process: Process
 
     /// The files the server serves under `/static/`, by name.
-    let files: [String: [UInt8]]
+    public let files: [String: [UInt8]]
 
-    var http: String { "http://127.0.0.1:\(httpPort)" }
-    var https: String { "https://127.0.0.1:\(httpsPort)" }
+    public var http: String { "http://127.0.0.1:\(httpPort)" }
+    public var https: String { "https://127.0.0.1:\(httpsPort)" }
 
-    static let user = "alice"
-    static let password = "s3cret"
+    public static let user = "alice"
+    public static let password = "s3cret"
 
-    init(files extraFiles: [String: [UInt8]] = [:]) throws {
-        folder = try TemporaryFolder()
+    public init(files extraFiles: [String: [UInt8]] = [:]) throws {
+        folder = try TemporaryDirectory()
         var files = extraFiles
         files["small.bin"] = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         files["large.bin"] = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
@@ -34,8 +34,8 @@ final class NginxServer: @unchecked Sendable {
         files["medium.bin"] = [UInt8](repeating: 0x4D, count: 200_000)
         self.files = files
         for (name, bytes) in files { try folder.write("www/static/\(name)", bytes) }
-        try folder.write("www/auth/secret.txt", text: "authorized")
-        try folder.write("htpasswd", text: "\(Self.user):{PLAIN}\(Self.password)\n")
+        try folder.write("www/auth/secret.txt", "authorized")
+        try folder.write("htpasswd", "\(Self.user):{PLAIN}\(Self.password)\n")
         for sub in ["logs", "tmp"] {
             try FileManager.default.createDirectory(
                 at: folder.url.appendingPathComponent(sub), withIntermediateDirectories: true)
@@ -48,7 +48,7 @@ final class NginxServer: @unchecked Sendable {
             ])
         var lastError: (any Error)?
         for _ in 0..<5 {
-            let ports = (FreePort.pick(), FreePort.pick())
+            let ports = (try LoopbackPort.free(), try LoopbackPort.free())
             try Self.config(folder: folder.path, httpPort: ports.0, httpsPort: ports.1)
                 .write(toFile: folder.path + "/nginx.conf", atomically: true, encoding: .utf8)
             let process = Process()
@@ -58,8 +58,8 @@ final class NginxServer: @unchecked Sendable {
             ]
             process.standardError = FileHandle.nullDevice
             try process.run()
-            if FreePort.waitUntilListening(ports.0, process: process)
-                && FreePort.waitUntilListening(ports.1, process: process)
+            if LoopbackPort.waitUntilListening(ports.0, process: process)
+                && LoopbackPort.waitUntilListening(ports.1, process: process)
             {
                 self.process = process
                 self.httpPort = ports.0
@@ -77,14 +77,14 @@ final class NginxServer: @unchecked Sendable {
 
     /// Stops nginx and waits for it to exit. SIGKILL: a child of the test process may
     /// start with SIGTERM blocked, which nginx without a master process never unblocks.
-    func stop() {
+    public func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
     /// The requests nginx answered so far, one `uri|accept|if-none-match|status` line each,
     /// waiting up to a second for the log to catch up with `atLeast` lines.
-    func requests(matching path: String, atLeast: Int = 0) -> [String] {
+    public func requests(matching path: String, atLeast: Int = 0) -> [String] {
         let deadline = Date().addingTimeInterval(1)
         while true {
             let text = (try? String(contentsOfFile: folder.path + "/logs/access.log", encoding: .utf8)) ?? ""
@@ -114,7 +114,7 @@ final class NginxServer: @unchecked Sendable {
             fastcgi_temp_path \(folder)/tmp/fastcgi;
             uwsgi_temp_path \(folder)/tmp/uwsgi;
             scgi_temp_path \(folder)/tmp/scgi;
-            types { text/plain txt; application/octet-stream bin; image/png png; }
+            types { text/plain txt; application/octet-stream bin; image/png png; image/jpeg jpg; }
             default_type application/octet-stream;
             sendfile on;
             keepalive_requests 10000;
@@ -161,7 +161,7 @@ final class NginxServer: @unchecked Sendable {
         }
     }
 
-    struct ServerError: Error, CustomStringConvertible {
-        var description: String
+    public struct ServerError: Error, CustomStringConvertible {
+        public var description: String
     }
 }
