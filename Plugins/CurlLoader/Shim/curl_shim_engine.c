@@ -46,6 +46,7 @@ void curl_shim_task_unref(webimage_load_task *task) {
     if (task->easy != NULL) curl_easy_cleanup(task->easy);
     curl_slist_free_all(task->request_headers);
     curl_shim_headers_clear(&task->response_headers);
+    free(task->pending_body);
     free(task->url);
     free(task->user);
     free(task->password);
@@ -183,6 +184,10 @@ static void *io_thread_main(void *argument) {
         }
         int running = 0;
         curl_multi_perform(engine.multi, &running);
+        /* Body bytes are gathered within one pass and passed on at its end, so
+         * a slow stream still reports each piece as it arrives. */
+        for (webimage_load_task *task = engine.active; task != NULL; task = task->next_active)
+            curl_shim_transfer_flush(task);
         finish_done_transfers();
         curl_multi_poll(engine.multi, NULL, 0, CURL_SHIM_POLL_MS, NULL);
     }
