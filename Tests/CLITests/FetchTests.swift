@@ -96,11 +96,28 @@ import WebImageTestSupport
         #expect(try objects(result).map { $0["url"] as? String } == ["data:,one"])
     }
 
+    /// Four 20 KB files at 20 KB/s (nginx's /slow/), all started at once: the transfers
+    /// overlap for about a second, so each may have its own connection unless limited.
+    @Test(arguments: [1, 2, 4]) func connectionsPerHostAreLimited(limit: Int) async throws {
+        let names = ["c1.bin", "c2.bin", "c3.bin", "c4.bin"]
+        let server = try NginxServer(
+            files: Dictionary(uniqueKeysWithValues: names.map { ($0, [UInt8](repeating: 7, count: 20_000)) }))
+        let output = try TemporaryDirectory()
+        let result = try await fetch(
+            names.map { server.http + "/slow/" + $0 } + [
+                "-o", output.path, "--parallel", "4", "--http1", "--max-host-connections", String(limit),
+            ])
+        #expect(result.status == 0)
+        #expect(server.connections(servingRequestsTo: "/slow/", requests: 4).count == limit)
+    }
+
     @Test func badArgumentsAreOneErrorLine() async throws {
         let result = try await fetch(["data:,x", "--http1", "--http2"])
         #expect(result.status == 64)
         let missing = try await fetch(["data:,x", "-o", "/nonexistent/webimage-folder"])
         #expect(missing.status == 1)
         #expect(missing.errorLines == ["error: /nonexistent/webimage-folder is not a folder"])
+        let zero = try await fetch(["data:,x", "--max-host-connections", "0"])
+        #expect(zero.status == 64)
     }
 }

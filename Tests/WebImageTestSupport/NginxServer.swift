@@ -94,6 +94,20 @@ public final class NginxServer: @unchecked Sendable {
         }
     }
 
+    /// The serial numbers of the connections that served the requests whose URI starts with
+    /// `path`, once each, waiting up to a second for the log to catch up with `requests` lines.
+    public func connections(servingRequestsTo path: String, requests: Int) -> Set<String> {
+        let deadline = Date().addingTimeInterval(1)
+        while true {
+            let text = (try? String(contentsOfFile: folder.path + "/logs/connections.log", encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").filter { $0.hasPrefix(path) }
+            if lines.count >= requests || Date() > deadline {
+                return Set(lines.compactMap { $0.split(separator: " ").last.map(String.init) })
+            }
+            usleep(20_000)
+        }
+    }
+
     private static func errorLog(_ folder: String) -> String {
         (try? String(contentsOfFile: folder + "/logs/error.log", encoding: .utf8)) ?? "(no log)"
     }
@@ -109,6 +123,8 @@ public final class NginxServer: @unchecked Sendable {
         http {
             log_format requests '$request_uri|$http_accept|$http_if_none_match|$status';
             access_log \(folder)/logs/access.log requests;
+            log_format connections '$request_uri $connection';
+            access_log \(folder)/logs/connections.log connections;
             client_body_temp_path \(folder)/tmp/body;
             proxy_temp_path \(folder)/tmp/proxy;
             fastcgi_temp_path \(folder)/tmp/fastcgi;

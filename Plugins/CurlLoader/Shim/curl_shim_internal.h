@@ -39,6 +39,8 @@ struct webimage_load_task {
     char *_Nullable password;
     uint64_t max_body_size;
     uint64_t range_start;
+    /** 0 = the default. */
+    uint32_t max_host_connections;
     struct curl_slist *_Nullable request_headers;
 
     /* I/O thread state. */
