@@ -96,12 +96,13 @@ import WebImageTestSupport
         #expect(try objects(result).map { $0["url"] as? String } == ["data:,one"])
     }
 
-    /// Four 20 KB files at 20 KB/s (nginx's /slow/), all started at once: the transfers
-    /// overlap for about a second, so each may have its own connection unless limited.
+    /// Four 40 KB files from nginx's /slow/ (20 KB at once, then 20 KB/s), all started at
+    /// once: the transfers overlap for about a second, so each has its own connection unless
+    /// limited.
     @Test(arguments: [1, 2, 4]) func connectionsPerHostAreLimited(limit: Int) async throws {
         let names = ["c1.bin", "c2.bin", "c3.bin", "c4.bin"]
         let server = try NginxServer(
-            files: Dictionary(uniqueKeysWithValues: names.map { ($0, [UInt8](repeating: 7, count: 20_000)) }))
+            files: Dictionary(uniqueKeysWithValues: names.map { ($0, [UInt8](repeating: 7, count: 40_000)) }))
         let output = try TemporaryDirectory()
         let result = try await fetch(
             names.map { server.http + "/slow/" + $0 } + [
