@@ -112,6 +112,24 @@ import WebImageTestSupport
         #expect(server.connections(servingRequestsTo: "/slow/", requests: 4).count == limit)
     }
 
+    /// libcurl takes the proxy from `http_proxy`: nginx, given an absolute URL, serves it from
+    /// its own files, so a host that does not resolve (.invalid) is fetched through it.
+    @Test func theProxyComesFromTheEnvironment() async throws {
+        let server = try NginxServer()
+        let output = try TemporaryDirectory()
+        let url = "http://webimage-proxy.invalid/static/small.bin"
+        let plugins = try PluginsFolder.make()
+        let result = try await WebImageProcess.run(
+            ["fetch", "--plugin-path", plugins.path, url, "-o", output.path, "--json"],
+            environment: ["http_proxy": server.http, "no_proxy": ""])
+        #expect(result.status == 0)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output.file("small.bin"))) == Data(server.files["small.bin"]!))
+        #expect(server.requests(matching: "/static/small.bin", atLeast: 1).count == 1)
+        let direct = try await fetch([url, "-o", output.path, "--json"])
+        #expect(direct.status == 1)
+    }
+
     @Test func badArgumentsAreOneErrorLine() async throws {
         let result = try await fetch(["data:,x", "--http1", "--http2"])
         #expect(result.status == 64)
