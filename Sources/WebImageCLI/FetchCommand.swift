@@ -30,6 +30,9 @@ struct FetchCommand: PluginHostCommand {
     @Option(help: "Most downloads at once (default 6).")
     var parallel = 6
 
+    @Option(help: "Most connections open at once to one host (default 6).")
+    var maxHostConnections = 6
+
     @Flag(help: "Speak HTTP/1.1 only.")
     var http1 = false
 
@@ -58,6 +61,9 @@ struct FetchCommand: PluginHostCommand {
 
     func validate() throws {
         guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+        guard (1...1000).contains(maxHostConnections) else {
+            throw ValidationError("--max-host-connections must be from 1 to 1000")
+        }
         guard !(http1 && http2) else { throw ValidationError("--http1 and --http2 exclude each other") }
         guard timeout > 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be between 0 and 86400 seconds")
@@ -101,6 +107,7 @@ struct FetchCommand: PluginHostCommand {
     private func downloaderConfiguration() -> ImageDownloaderConfiguration {
         var configuration = ImageDownloaderConfiguration()
         configuration.maxConcurrentDownloads = parallel
+        configuration.maxConnectionsPerHost = UInt32(maxHostConnections)
         configuration.idleTimeout = .milliseconds(Int64(timeout * 1000))
         configuration.retry = RetryPolicy(maxRetries: retries)
         configuration.acceptableStatusCodes = Set(200..<300)

@@ -96,11 +96,47 @@ import WebImageTestSupport
         #expect(try objects(result).map { $0["url"] as? String } == ["data:,one"])
     }
 
+    /// Four 40 KB files from nginx's /slow/ (20 KB at once, then 20 KB/s), all started at
+    /// once: the transfers overlap for about a second, so each has its own connection unless
+    /// limited.
+    @Test(arguments: [1, 2, 4]) func connectionsPerHostAreLimited(limit: Int) async throws {
+        let names = ["c1.bin", "c2.bin", "c3.bin", "c4.bin"]
+        let server = try NginxServer(
+            files: Dictionary(uniqueKeysWithValues: names.map { ($0, [UInt8](repeating: 7, count: 40_000)) }))
+        let output = try TemporaryDirectory()
+        let result = try await fetch(
+            names.map { server.http + "/slow/" + $0 } + [
+                "-o", output.path, "--parallel", "4", "--http1", "--max-host-connections", String(limit),
+            ])
+        #expect(result.status == 0)
+        #expect(server.connections(servingRequestsTo: "/slow/", requests: 4).count == limit)
+    }
+
+    /// libcurl takes the proxy from `http_proxy`: nginx, given an absolute URL, serves it from
+    /// its own files, so a host that does not resolve (.invalid) is fetched through it.
+    @Test func theProxyComesFromTheEnvironment() async throws {
+        let server = try NginxServer()
+        let output = try TemporaryDirectory()
+        let url = "http://webimage-proxy.invalid/static/small.bin"
+        let plugins = try PluginsFolder.make()
+        let result = try await WebImageProcess.run(
+            ["fetch", "--plugin-path", plugins.path, url, "-o", output.path, "--json"],
+            environment: ["http_proxy": server.http, "no_proxy": ""])
+        #expect(result.status == 0)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output.file("small.bin"))) == Data(server.files["small.bin"]!))
+        #expect(server.requests(matching: "/static/small.bin", atLeast: 1).count == 1)
+        let direct = try await fetch([url, "-o", output.path, "--json"])
+        #expect(direct.status == 1)
+    }
+
     @Test func badArgumentsAreOneErrorLine() async throws {
         let result = try await fetch(["data:,x", "--http1", "--http2"])
         #expect(result.status == 64)
         let missing = try await fetch(["data:,x", "-o", "/nonexistent/webimage-folder"])
         #expect(missing.status == 1)
         #expect(missing.errorLines == ["error: /nonexistent/webimage-folder is not a folder"])
+        let zero = try await fetch(["data:,x", "--max-host-connections", "0"])
+        #expect(zero.status == 64)
     }
 }

@@ -68,17 +68,10 @@ extension CurlLoaderTests {
         }
 
         @Test func thousandRandomStartsAndCancelsLeakNothing() throws {
-            // Warm up: the I/O thread, its wakeup pipe and a connection pool exist before counting.
-            for _ in 0..<12 {
-                let recorder = EventRecorder()
-                _ = try loader.start(LoadRequest(url: server.http + "/static/small.bin"), handler: recorder.handler)
-                _ = recorder.completion(within: 5)
-            }
-            Thread.sleep(forTimeInterval: 0.1)  // the I/O thread drops its last reference after on_complete
-            let descriptorsBefore = OpenFileDescriptors.count
-            let tasksBefore = CurlLoaderPlugin.liveTasks
             var generator = SystemRandomNumberGenerator()
-            for round in 0..<10 {
+            // 100 transfers of 1 KB, 1 MB and 60 KB slowly, half cancelled at once and the rest
+            // in random order, each completing exactly once.
+            func round(_ round: Int) throws {
                 var started: [(any LoadTask, EventRecorder)] = []
                 for index in 0..<100 {
                     let recorder = EventRecorder()
@@ -93,6 +86,19 @@ extension CurlLoaderTests {
                     #expect(recorder.completionCount == 1)
                 }
             }
+            // Warm up: the I/O thread, its wakeup pipe, a connection pool and the allocator's
+            // high-water mark of one round exist before counting.
+            for _ in 0..<12 {
+                let recorder = EventRecorder()
+                _ = try loader.start(LoadRequest(url: server.http + "/static/small.bin"), handler: recorder.handler)
+                _ = recorder.completion(within: 5)
+            }
+            try round(0)
+            Thread.sleep(forTimeInterval: 0.1)  // the I/O thread drops its last reference after on_complete
+            let descriptorsBefore = OpenFileDescriptors.count
+            let tasksBefore = CurlLoaderPlugin.liveTasks
+            let residentBefore = try ResidentMemory.bytes()
+            for index in 1...10 { try round(index) }
             let deadline = Date().addingTimeInterval(2)
             while CurlLoaderPlugin.liveTasks != tasksBefore, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
             #expect(CurlLoaderPlugin.transfersInFlight == 0)
@@ -106,6 +112,11 @@ extension CurlLoaderTests {
                 Thread.sleep(forTimeInterval: 0.1)
             }
             #expect(descriptorsAfter <= descriptorsBefore + 16)
+            // Each transfer's easy handle holds a 128 KB receive buffer, and a large body is
+            // 1 MB: leaking either for the 1,000 transfers would be 100 MB or more. 32 MB allows
+            // for the allocator's and the test runner's own growth.
+            let residentAfter = try ResidentMemory.bytes()
+            #expect(residentAfter <= residentBefore + 32 << 20, "RSS \(residentBefore) -> \(residentAfter) bytes")
         }
 
         @Test func shutdownWithTransfersInFlight() throws {

@@ -31,6 +31,25 @@ extension CurlLoaderTests {
             #expect(metrics.total >= metrics.firstByte)
         }
 
+        /// The cookie jar is the process's: one test runs every step in order.
+        @Test func cookiesAreStoredAndSentOnlyWithSendCookies() async throws {
+            var plain = request("/set-cookie")
+            _ = try await loader.load(plain)
+            var cookies = request("/static/small.bin?after-plain")
+            cookies.options.insert(.sendCookies)
+            _ = try await loader.load(cookies)
+            #expect(server.cookies(sentTo: "/static/small.bin?after-plain") == ["-"])
+
+            cookies.url = server.http + "/set-cookie"
+            _ = try await loader.load(cookies)
+            cookies.url = server.http + "/static/small.bin?flagged"
+            _ = try await loader.load(cookies)
+            #expect(server.cookies(sentTo: "/static/small.bin?flagged") == ["webimage=yes"])
+            plain.url = server.http + "/static/small.bin?unflagged"
+            _ = try await loader.load(plain)
+            #expect(server.cookies(sentTo: "/static/small.bin?unflagged") == ["-"])
+        }
+
         @Test func bodyArrivesInSeveralChunks() async throws {
             let result = await LoadResult.collect(loader, request("/static/large.bin"))
             #expect(result.error == nil)

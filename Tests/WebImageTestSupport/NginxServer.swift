@@ -94,6 +94,34 @@ public final class NginxServer: @unchecked Sendable {
         }
     }
 
+    /// The serial numbers of the connections that served the requests whose URI starts with
+    /// `path`, once each, waiting up to a second for the log to catch up with `requests` lines.
+    public func connections(servingRequestsTo path: String, requests: Int) -> Set<String> {
+        let deadline = Date().addingTimeInterval(1)
+        while true {
+            let text = (try? String(contentsOfFile: folder.path + "/logs/connections.log", encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").filter { $0.hasPrefix(path) }
+            if lines.count >= requests || Date() > deadline {
+                return Set(lines.compactMap { $0.split(separator: " ").last.map(String.init) })
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// The `Cookie` header of each request whose URI starts with `path` (`-` for none), waiting
+    /// up to a second for the log to catch up with `atLeast` lines.
+    public func cookies(sentTo path: String, atLeast: Int = 1) -> [String] {
+        let deadline = Date().addingTimeInterval(1)
+        while true {
+            let text = (try? String(contentsOfFile: folder.path + "/logs/cookies.log", encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").filter { $0.hasPrefix(path) }
+            if lines.count >= atLeast || Date() > deadline {
+                return lines.map { String($0.split(separator: "|", omittingEmptySubsequences: false).last ?? "") }
+            }
+            usleep(20_000)
+        }
+    }
+
     private static func errorLog(_ folder: String) -> String {
         (try? String(contentsOfFile: folder + "/logs/error.log", encoding: .utf8)) ?? "(no log)"
     }
@@ -109,6 +137,10 @@ public final class NginxServer: @unchecked Sendable {
         http {
             log_format requests '$request_uri|$http_accept|$http_if_none_match|$status';
             access_log \(folder)/logs/access.log requests;
+            log_format connections '$request_uri $connection';
+            access_log \(folder)/logs/connections.log connections;
+            log_format cookies '$request_uri|$http_cookie';
+            access_log \(folder)/logs/cookies.log cookies;
             client_body_temp_path \(folder)/tmp/body;
             proxy_temp_path \(folder)/tmp/proxy;
             fastcgi_temp_path \(folder)/tmp/fastcgi;
@@ -131,6 +163,7 @@ public final class NginxServer: @unchecked Sendable {
                     auth_basic "webimage";
                     auth_basic_user_file \(folder)/htpasswd;
                 }
+                location = /set-cookie { add_header Set-Cookie "webimage=yes; Path=/"; return 200 "set"; }
                 location = /redirect { return 302 /static/small.bin; }
                 location = /redirect-twice { return 301 /redirect; }
                 location = /loop { return 302 /loop; }

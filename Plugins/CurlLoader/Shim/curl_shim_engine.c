@@ -29,6 +29,8 @@ static struct {
     /** I/O thread only. */
     CURLSH *share;
     webimage_load_task *active;
+    /** The multi handle's CURLMOPT_MAX_HOST_CONNECTIONS. */
+    uint32_t max_host_connections;
 } engine = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static atomic_uint_fast64_t transfers_in_flight;
@@ -46,6 +48,7 @@ void curl_shim_task_unref(webimage_load_task *task) {
     if (task->easy != NULL) curl_easy_cleanup(task->easy);
     curl_slist_free_all(task->request_headers);
     curl_shim_headers_clear(&task->response_headers);
+    free(task->pending_body);
     free(task->url);
     free(task->user);
     free(task->password);
@@ -106,6 +109,11 @@ static void begin(webimage_load_task *task) {
         retire(task);
         return;
     }
+    /* libcurl's limit is one per multi handle: the latest request's applies. */
+    uint32_t limit = task->max_host_connections != 0 ? task->max_host_connections : CURL_SHIM_MAX_HOST_CONNECTIONS;
+    if (limit != engine.max_host_connections &&
+        curl_multi_setopt(engine.multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)limit) == CURLM_OK)
+        engine.max_host_connections = limit;
     char message[256] = "";
     webimage_status status = curl_shim_transfer_prepare(task, engine.share, message, sizeof message);
     if (status == WEBIMAGE_STATUS_OK) {
@@ -183,6 +191,10 @@ static void *io_thread_main(void *argument) {
         }
         int running = 0;
         curl_multi_perform(engine.multi, &running);
+        /* Body bytes are gathered within one pass and passed on at its end, so
+         * a slow stream still reports each piece as it arrives. */
+        for (webimage_load_task *task = engine.active; task != NULL; task = task->next_active)
+            curl_shim_transfer_flush(task);
         finish_done_transfers();
         curl_multi_poll(engine.multi, NULL, 0, CURL_SHIM_POLL_MS, NULL);
     }
@@ -204,6 +216,7 @@ static webimage_status start_engine(webimage_error *error) {
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "cannot create the libcurl multi handle");
     }
     curl_multi_setopt(engine.multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)CURL_SHIM_MAX_HOST_CONNECTIONS);
+    engine.max_host_connections = CURL_SHIM_MAX_HOST_CONNECTIONS;
     curl_multi_setopt(engine.multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
     /* Only the I/O thread uses the share handle, so it needs no lock callbacks.
    */
@@ -234,6 +247,8 @@ static webimage_status copy_request(const webimage_load_request *request, webima
     task->password = copy_string(request->password);
     task->max_body_size = request->max_body_size;
     task->range_start = request->range_start;
+    if (request->struct_size >= offsetof(webimage_load_request, max_host_connections) + sizeof(uint32_t))
+        task->max_host_connections = request->max_host_connections;
     if (task->url == NULL || (request->user != NULL && task->user == NULL) ||
         (request->password != NULL && task->password == NULL))
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory copying the request");

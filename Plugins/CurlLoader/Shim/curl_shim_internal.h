@@ -39,6 +39,8 @@ struct webimage_load_task {
     char *_Nullable password;
     uint64_t max_body_size;
     uint64_t range_start;
+    /** 0 = the default. */
+    uint32_t max_host_connections;
     struct curl_slist *_Nullable request_headers;
 
     /* I/O thread state. */
@@ -49,6 +51,12 @@ struct webimage_load_task {
     bool headers_complete;
     curl_shim_headers response_headers;
     uint64_t bytes_received;
+    /** Body bytes not yet passed to on_data: the small chunks of one
+     * curl_multi_perform pass (HTTP/2 delivers at most a TLS record, 16 KB, at
+     * a time) are gathered into one callback at the end of the pass. */
+    uint8_t *_Nullable pending_body;
+    size_t pending_length;
+    size_t pending_capacity;
     /** A failure the callbacks decided (too large); OK when none. */
     webimage_status failure;
     char failure_message[256];
@@ -70,6 +78,9 @@ void curl_shim_task_unref(webimage_load_task *_Nonnull task);
  * the status. */
 webimage_status curl_shim_transfer_prepare(webimage_load_task *_Nonnull task, CURLSH *_Nonnull share,
                                            char *_Nonnull message, size_t capacity);
+
+/** Passes the gathered body bytes, if any, to on_data. */
+void curl_shim_transfer_flush(webimage_load_task *_Nonnull task);
 
 /** Calls on_response (once) with the headers so far, if any arrived. */
 void curl_shim_transfer_send_response(webimage_load_task *_Nonnull task);

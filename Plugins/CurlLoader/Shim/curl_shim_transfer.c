@@ -19,6 +19,8 @@
 /** Receive buffer per transfer in bytes (libcurl's default is 16 KB, the curl tool's 100 KB):
  *  fewer, larger body callbacks. */
 #define CURL_SHIM_BUFFER_SIZE (128L * 1024L)
+/** Most body bytes gathered before one on_data call (below glibc's mmap threshold). */
+#define CURL_SHIM_GATHER_SIZE ((size_t)64 * 1024)
 
 bool curl_shim_has_scheme(const char *url, const char *scheme) {
     size_t length = strlen(scheme);
@@ -148,8 +150,36 @@ static size_t on_body(char *buffer, size_t size, size_t count, void *context) {
         return 0;
     }
     task->bytes_received += length;
-    if (length > 0) task->callbacks.on_data(task->callbacks.context, (const uint8_t *)buffer, length);
+    if (length == 0) return 0;
+    if (task->pending_length + length > task->pending_capacity) {
+        curl_shim_transfer_flush(task);
+        if (task->pending_body == NULL && length < CURL_SHIM_GATHER_SIZE) {
+            /* The gathering buffer: as large as the body when it is known to be smaller. */
+            curl_off_t expected = -1;
+            curl_easy_getinfo(task->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected);
+            size_t capacity = CURL_SHIM_GATHER_SIZE;
+            if (expected > 0 && (uint64_t)expected < (uint64_t)capacity) capacity = (size_t)expected;
+            if (capacity > length) {
+                task->pending_body = malloc(capacity);
+                if (task->pending_body != NULL) task->pending_capacity = capacity;
+            }
+        }
+        if (length > task->pending_capacity) {
+            /* A chunk larger than the buffer goes straight through. */
+            task->callbacks.on_data(task->callbacks.context, (const uint8_t *)buffer, length);
+            return length;
+        }
+    }
+    memcpy(task->pending_body + task->pending_length, buffer, length);
+    task->pending_length += length;
     return length;
+}
+
+void curl_shim_transfer_flush(webimage_load_task *task) {
+    if (task->pending_length == 0) return;
+    size_t length = task->pending_length;
+    task->pending_length = 0;
+    task->callbacks.on_data(task->callbacks.context, task->pending_body, length);
 }
 
 webimage_status curl_shim_transfer_prepare(webimage_load_task *task, CURLSH *share, char *message, size_t capacity) {
@@ -244,6 +274,7 @@ static webimage_status status_of(CURLcode result) {
 
 void curl_shim_transfer_finish(webimage_load_task *task, CURLcode result) {
     if (task->headers_complete) curl_shim_transfer_send_response(task);
+    if (task->failure == WEBIMAGE_STATUS_OK) curl_shim_transfer_flush(task);
     webimage_load_metrics metrics = {
         .struct_size = sizeof(webimage_load_metrics),
         .http_version = http_version_of(task->easy),

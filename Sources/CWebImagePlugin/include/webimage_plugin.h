@@ -372,6 +372,11 @@ typedef struct webimage_load_request {
     /** Byte offset to resume from: the plugin asks for bytes from it on (HTTP `Range: bytes=N-`;
      *  the host adds If-Range); 0 = the whole body. */
     uint64_t range_start;
+    /** Most connections open at once to one host (name and port); 0 = the
+     * plugin's default (6). Appended: read it only when struct_size covers it.
+     * A plugin may apply it to all its transfers (libcurl's limit is one value
+     * per multi handle: the curl plugin uses the latest request's). */
+    uint32_t max_host_connections;
 } webimage_load_request;
 
 /** Values of webimage_load_response.http_version and

@@ -48,6 +48,9 @@ public struct LoadRequest: Sendable, Equatable {
     public var maxBodySize: UInt64 = 0
     /// Byte offset to resume from (the loader sends `Range: bytes=<rangeStart>-`); default 0.
     public var rangeStart: UInt64 = 0
+    /// Most connections open at once to one host (name and port), 0 for the plugin's default
+    /// (6); default 0. The curl plugin applies the latest request's value to all its transfers.
+    public var maxConnectionsPerHost: UInt32 = 0
 
     public init(url: String) {
         self.url = url

@@ -19,6 +19,7 @@ extension ImageDownloader {
         load.options = request.options
         load.credential = request.credential
         load.maxBodySize = configuration.maxResponseSize
+        load.maxConnectionsPerHost = configuration.maxConnectionsPerHost
         if let resuming {
             load.rangeStart = UInt64(resuming.bytes.count)
             load.headers["If-Range"] = resuming.validator

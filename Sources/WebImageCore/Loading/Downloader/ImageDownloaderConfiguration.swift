@@ -14,6 +14,10 @@ public struct ImageDownloaderConfiguration: Sendable {
 
     /// Most downloads running at once; default 6.
     public var maxConcurrentDownloads = 6
+    /// Most connections open at once to one host (name and port), sent to the loader with
+    /// each request; default 6. The curl plugin applies the latest request's value to all
+    /// its transfers in the process.
+    public var maxConnectionsPerHost: UInt32 = 6
     /// Default `.fifo`.
     public var executionOrder = ExecutionOrder.fifo
     /// Sent with every request; default `Accept: image/*,*/*;q=0.8`.

@@ -31,7 +31,8 @@ enum LoadRequestMarshalling {
                 idle_timeout_ms: milliseconds(request.idleTimeout),
                 user: request.credential.map { UnsafePointer(copy($0.user)) },
                 password: request.credential.map { UnsafePointer(copy($0.password)) },
-                max_body_size: request.maxBodySize, range_start: request.rangeStart)
+                max_body_size: request.maxBodySize, range_start: request.rangeStart,
+                max_host_connections: request.maxConnectionsPerHost)
             return body(&cRequest)
         }
     }
