@@ -8,3 +8,17 @@ public struct DiscoveredPlugin: Sendable, Equatable {
 
     public var name: String { manifest.name }
 }
+
+extension DiscoveredPlugin {
+    /// A `.descriptorMismatch` fault about this plugin's library, for a kind adapter to throw.
+    public func mismatch(_ detail: String) -> PluginFault {
+        PluginFault(.descriptorMismatch, file: libraryPath, plugin: name, detail: detail)
+    }
+
+    /// `table` when the descriptor sets it; else the fault that `kind`'s table (for example
+    /// "disk cache") is NULL although the kind is declared.
+    public func requireTable<Table>(_ table: Table?, of kind: String) throws(PluginFault) -> Table {
+        guard let table else { throw mismatch("the \(kind) kind is set but the \(kind) table is NULL") }
+        return table
+    }
+}

@@ -24,15 +24,11 @@ public struct PluginDiskCacheBackend: PluginKindAdapter, @unchecked Sendable {
     }
 
     public init(descriptor: webimage_plugin_descriptor, plugin: DiscoveredPlugin) throws(PluginFault) {
-        guard let table = descriptor.disk_cache else {
-            throw PluginFault(
-                .descriptorMismatch, file: plugin.libraryPath, plugin: plugin.name,
-                detail: "the disk cache kind is set but the disk cache table is NULL")
-        }
+        let table = try plugin.requireTable(descriptor.disk_cache, of: "disk cache")
         do {
             try self.init(table: table, pluginName: plugin.name)
         } catch {
-            throw PluginFault(.descriptorMismatch, file: plugin.libraryPath, plugin: plugin.name, detail: error.detail)
+            throw plugin.mismatch(error.detail)
         }
     }
 

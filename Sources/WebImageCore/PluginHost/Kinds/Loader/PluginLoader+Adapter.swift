@@ -6,21 +6,16 @@ extension PluginLoader: PluginKindAdapter {
     /// Wraps the descriptor's loader table and checks its schemes against the manifest's
     /// `loader` section (the same set).
     public convenience init(descriptor: webimage_plugin_descriptor, plugin: DiscoveredPlugin) throws(PluginFault) {
-        func mismatch(_ detail: String) -> PluginFault {
-            PluginFault(.descriptorMismatch, file: plugin.libraryPath, plugin: plugin.name, detail: detail)
-        }
-        guard let table = descriptor.loader else {
-            throw mismatch("the loader kind is set but the loader table is NULL")
-        }
+        let table = try plugin.requireTable(descriptor.loader, of: "loader")
         do {
             try self.init(table: table, pluginName: plugin.name)
         } catch {
-            throw mismatch("invalid loader table: \(error)")
+            throw plugin.mismatch("invalid loader table: \(error)")
         }
         let declared = schemes.sorted()
         let listed = (plugin.manifest.loader?.schemes ?? []).sorted()
         guard declared == listed else {
-            throw mismatch(
+            throw plugin.mismatch(
                 "the library serves schemes [\(declared.joined(separator: ", "))], the manifest lists [\(listed.joined(separator: ", "))]"
             )
         }

@@ -24,15 +24,11 @@ public struct PluginMemoryCacheBackend: PluginKindAdapter, @unchecked Sendable {
     }
 
     public init(descriptor: webimage_plugin_descriptor, plugin: DiscoveredPlugin) throws(PluginFault) {
-        guard let table = descriptor.memory_cache else {
-            throw PluginFault(
-                .descriptorMismatch, file: plugin.libraryPath, plugin: plugin.name,
-                detail: "the memory cache kind is set but the memory cache table is NULL")
-        }
+        let table = try plugin.requireTable(descriptor.memory_cache, of: "memory cache")
         do {
             try self.init(table: table, pluginName: plugin.name)
         } catch {
-            throw PluginFault(.descriptorMismatch, file: plugin.libraryPath, plugin: plugin.name, detail: error.detail)
+            throw plugin.mismatch(error.detail)
         }
     }
 

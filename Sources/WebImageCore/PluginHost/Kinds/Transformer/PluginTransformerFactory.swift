@@ -24,19 +24,14 @@ public final class PluginTransformerFactory: PluginKindAdapter, @unchecked Senda
     /// Wraps the descriptor's transformer table; its names must be the manifest's
     /// `transformer.names`.
     public init(descriptor: webimage_plugin_descriptor, plugin: DiscoveredPlugin) throws(PluginFault) {
-        func mismatch(_ detail: String) -> PluginFault {
-            PluginFault(.descriptorMismatch, file: plugin.libraryPath, plugin: plugin.name, detail: detail)
-        }
-        guard let pointer = descriptor.transformer else {
-            throw mismatch("the transformer kind is set but the transformer table is NULL")
-        }
+        let pointer = try plugin.requireTable(descriptor.transformer, of: "transformer")
         let minimumSize = MemoryLayout<webimage_transformer>.size
         let declared = ABIStruct.declaredSize(pointer)
         guard declared >= minimumSize else {
-            throw mismatch("the transformer table is \(declared) bytes, at least \(minimumSize) needed")
+            throw plugin.mismatch("the transformer table is \(declared) bytes, at least \(minimumSize) needed")
         }
         let table = ABIStruct.read(pointer)
-        guard table.name_count > 0 else { throw mismatch("the transformer table lists no names") }
+        guard table.name_count > 0 else { throw plugin.mismatch("the transformer table lists no names") }
         self.table = table
         self.pluginName = plugin.name
         self.names = (0..<Int(table.name_count)).map { String(cString: table.names[$0]) }
@@ -44,7 +39,7 @@ public final class PluginTransformerFactory: PluginKindAdapter, @unchecked Senda
         self.acceptsRGBA16 = table.flags & WEBIMAGE_TRANSFORMER_RGBA16 != 0
         let listed = plugin.manifest.transformer?.names ?? []
         guard names.sorted() == listed.sorted() else {
-            throw mismatch(
+            throw plugin.mismatch(
                 "the library makes transformers [\(names.joined(separator: ", "))], the manifest lists [\(listed.joined(separator: ", "))]"
             )
         }
