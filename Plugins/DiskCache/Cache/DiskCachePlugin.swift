@@ -3,7 +3,7 @@ import CWebImagePlugin
 import WebImageCore
 
 /// The bundled `disk` cache: one directory per namespace, atomic writes, every read verified
-/// (length and XXH3 checksum), hard size and count limits kept by an index shared between
+/// (length, and the XXH3 checksum once per file version and process), hard size and count limits kept by an index shared between
 /// processes, least recently accessed entries trimmed by the write that crosses a limit.
 ///
 /// Options (``CacheConfiguration`` keys):

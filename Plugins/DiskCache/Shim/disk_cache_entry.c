@@ -2,7 +2,8 @@
  * Entry files: the bytes, then the extended data when the file system refuses it as an
  * xattr, then a 32-byte footer (magic, lengths, XXH3 checksum of bytes and extended data).
  * Written to a temporary file in the same directory and renamed into place; verified on
- * every read, and removed when they fail.
+ * every read (the checksum once per file version and process, see disk_cache_verified.c), and
+ * removed when they fail.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -119,10 +120,13 @@ static bool write_vectors(int fd, struct iovec *vectors, int count) {
     return true;
 }
 
-/** Writes the temporary file `temporary`; returns its size through `file_size`. */
+/**
+ * Writes the temporary file `temporary`; returns its size through `file_size`, and through
+ * `in_xattr` whether its extended data went to the xattr.
+ */
 static webimage_status write_temporary(disk_cache *cache, const char *temporary, const uint8_t *bytes, size_t size,
                                        const uint8_t *extended, size_t extended_size, uint64_t *file_size,
-                                       webimage_error *error) {
+                                       bool *in_xattr, webimage_error *error) {
     int fd = openat(cache->directory_fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot create a file in %s: %s", cache->path,
@@ -155,6 +159,7 @@ static webimage_status write_temporary(disk_cache *cache, const char *temporary,
                               strerror(code));
     }
     *file_size = size + (footer.flags == extended_inline ? extended_size : 0) + sizeof(footer);
+    *in_xattr = footer.flags == extended_in_xattr;
     return WEBIMAGE_STATUS_OK;
 }
 
@@ -176,7 +181,9 @@ webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, cons
     unsigned long long serial = atomic_fetch_add(&cache->temporary_counter, 1);
     snprintf(temporary, sizeof(temporary), ".tmp-%ld-%llu", (long)getpid(), serial);
     uint64_t file_size = 0;
-    webimage_status status = write_temporary(cache, temporary, bytes, size, extended, extended_size, &file_size, error);
+    bool in_xattr = false;
+    webimage_status status =
+        write_temporary(cache, temporary, bytes, size, extended, extended_size, &file_size, &in_xattr, error);
     if (status != WEBIMAGE_STATUS_OK) {
         inflight_end(cache, name);
         return status;
@@ -201,12 +208,19 @@ webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, cons
         status = disk_cache_trim_locked(cache, false, error);
         old_size = existing_size(cache, name, &exists);
     }
+    disk_cache_verified_ticket ticket;
+    struct stat written;
+    bool recordable = fstatat(cache->directory_fd, temporary, &written, AT_SYMLINK_NOFOLLOW) == 0 && !in_xattr;
+    (void)disk_cache_verified_lookup(cache->verified, name, &written, &ticket);
     if (status == WEBIMAGE_STATUS_OK && renameat(cache->directory_fd, temporary, cache->directory_fd, name) != 0)
         status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot rename a cache entry into place in %s: %s",
                                 cache->path, strerror(errno));
     if (status == WEBIMAGE_STATUS_OK) {
         cache->bytes = cache->bytes - old_size + file_size;
         cache->count = cache->count - (exists ? 1 : 0) + 1;
+        /* The rename sets the change time: the identity recorded is the one after it. */
+        if (recordable && fstatat(cache->directory_fd, name, &written, AT_SYMLINK_NOFOLLOW) == 0)
+            disk_cache_verified_insert(cache->verified, name, &written, ticket, 1);
     } else {
         unlinkat(cache->directory_fd, temporary, 0);
     }
@@ -251,9 +265,17 @@ static void remove_if_unchanged(disk_cache *cache, const char *name, const struc
     disk_cache_unlock(cache);
 }
 
-/** Checks the bytes read against the footer; fills `extended`. Returns a reason, or NULL when the entry is sound. */
+static _Thread_local uint64_t checksums_on_this_thread;
+
+uint64_t disk_cache_checksums_on_this_thread(void) { return checksums_on_this_thread; }
+
+/**
+ * Checks the bytes read against the footer; fills `extended`. The checksum is skipped when
+ * `already_verified` and the extended data is not in the xattr; `hashed` tells whether it ran.
+ * Returns a reason, or NULL when the entry is sound.
+ */
 static const char *verify(int fd, const entry_footer *footer, webimage_buffer *data, uint64_t stored,
-                          webimage_buffer *extended) {
+                          webimage_buffer *extended, bool already_verified, bool *hashed) {
     if (memcmp(footer->magic, footer_magic, sizeof(footer_magic)) != 0 || footer->version != 1)
         return "no entry footer";
     uint64_t inline_extended = footer->flags == extended_inline ? footer->extended_length : 0;
@@ -273,6 +295,9 @@ static const char *verify(int fd, const entry_footer *footer, webimage_buffer *d
         }
     }
     data->size = footer->payload_length;
+    *hashed = !already_verified || footer->flags == extended_in_xattr;
+    if (!*hashed) return NULL;
+    checksums_on_this_thread++;
     if (checksum(data->bytes, data->size, extended->bytes, extended->size) != footer->checksum)
         return "checksum mismatch";
     return NULL;
@@ -295,6 +320,11 @@ webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool 
     const char *reason = NULL;
     entry_footer footer;
     uint64_t stored = 0;
+    /* Only the namespace folder is watched; read-only folders are always hashed. */
+    disk_cache_verified *verified = directory_fd == cache->directory_fd ? cache->verified : NULL;
+    disk_cache_verified_ticket ticket;
+    bool already_verified = disk_cache_verified_lookup(verified, name, &status, &ticket);
+    bool hashed = false;
     if ((uint64_t)status.st_size < sizeof(footer)) {
         reason = "shorter than its footer";
     } else {
@@ -307,8 +337,10 @@ webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool 
         struct iovec vectors[2] = {{data->bytes, stored}, {&footer, sizeof(footer)}};
         ssize_t got = preadv(fd, vectors, 2, 0);
         if (got != status.st_size) reason = "shorter than its length";
-        else reason = verify(fd, &footer, data, stored, extended);
+        else reason = verify(fd, &footer, data, stored, extended, already_verified, &hashed);
     }
+    if (!reason && hashed && footer.flags != extended_in_xattr)
+        disk_cache_verified_insert(verified, name, &status, ticket, 0);
     if (!reason && cache->config.max_age > 0 &&
         disk_cache_entry_time(directory_fd, name, &status, cache->config.expire_type) <
             disk_cache_now_ns() - (int64_t)cache->config.max_age * 1000000000) {
@@ -333,7 +365,9 @@ webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool 
     if (writable &&
         disk_cache_now_ns() - ((int64_t)status.st_atim.tv_sec * 1000000000 + status.st_atim.tv_nsec) > 1000000000) {
         const struct timespec times[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
-        futimens(fd, times);
+        /* Setting a time also sets the change time: record the file's new identity. */
+        if (futimens(fd, times) == 0 && footer.flags != extended_in_xattr && fstat(fd, &status) == 0)
+            disk_cache_verified_insert(verified, name, &status, ticket, 0);
     }
     close(fd);
     return WEBIMAGE_STATUS_OK;

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "disk_cache_shim.h"
+#include "disk_cache_verified.h"
 
 /** What an entry's age is measured from (SDWebImage's expireType). */
 enum disk_cache_expire_type { DISK_CACHE_EXPIRE_ACCESS, DISK_CACHE_EXPIRE_MODIFICATION, DISK_CACHE_EXPIRE_CREATION };
@@ -51,6 +52,8 @@ struct webimage_disk_cache_instance {
     disk_cache_inflight *inflight;
     uint64_t next_generation;
     _Atomic uint64_t temporary_counter;
+    /** Files of the namespace folder verified by this process; NULL without inotify. */
+    disk_cache_verified *verified;
     /** Totals while the lock is held. */
     uint64_t count;
     uint64_t bytes;

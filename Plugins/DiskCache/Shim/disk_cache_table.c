@@ -43,6 +43,7 @@ static void close_cache(disk_cache *cache) {
     if (cache->directory_fd >= 0) close(cache->directory_fd);
     if (cache->lock_fd >= 0) close(cache->lock_fd);
     if (cache->index_fd >= 0) close(cache->index_fd);
+    disk_cache_verified_close(cache->verified);
     while (cache->inflight) {
         disk_cache_inflight *next = cache->inflight->next;
         free(cache->inflight);
@@ -92,6 +93,7 @@ static webimage_status open_cache(const webimage_config *config, disk_cache **ou
             status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot open the cache directory %s: %s",
                                     cache->path, strerror(errno));
     }
+    if (status == WEBIMAGE_STATUS_OK) cache->verified = disk_cache_verified_open(cache->path);
     if (status == WEBIMAGE_STATUS_OK) status = disk_cache_lock(cache, error);
     if (status == WEBIMAGE_STATUS_OK) {
         status = disk_cache_rescan(cache, error);

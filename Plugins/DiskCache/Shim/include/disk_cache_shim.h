@@ -27,6 +27,12 @@ const webimage_disk_cache *_Nonnull disk_cache_table(const webimage_host *_Nonnu
 webimage_status disk_cache_file_name(const char *_Nonnull key, size_t key_length, char *_Nonnull name, size_t capacity,
                                      webimage_error *_Nonnull error);
 
+/**
+ * Entry reads on the calling thread that hashed the entry's bytes; the others found a file this
+ * process had already verified or written, unchanged (for tests and benchmarks).
+ */
+uint64_t disk_cache_checksums_on_this_thread(void);
+
 /** Bytes a file name needs, NUL included. */
 #define DISK_CACHE_NAME_CAPACITY 256
 

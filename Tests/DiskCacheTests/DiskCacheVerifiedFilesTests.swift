@@ -1,0 +1,164 @@
+import CDiskShim
+import DiskCache
+import Foundation
+import Testing
+import WebImageCore
+import WebImageTestSupport
+
+/// A read hashes an entry's bytes once per file version and process: files this process wrote or
+/// verified are trusted while their identity holds and no inotify event named them since.
+@Suite struct DiskCacheVerifiedFilesTests {
+    /// The bytes of `key` read through `cache`, and how many reads hashed them (0 or 1).
+    func read(_ key: String, _ cache: PluginDiskCache) throws -> (Data?, UInt64) {
+        let before = disk_cache_checksums_on_this_thread()
+        let data = try cache.entry(forKey: key)?.data
+        return (data, disk_cache_checksums_on_this_thread() - before)
+    }
+
+    @Test func anEntryThisProcessWroteIsNotHashedAgain() throws {
+        let fixture = try DiskCacheFixture()
+        try fixture.cache.store(testBytes(300_000), extendedData: nil, forKey: "k")
+        let (data, hashed) = try read("k", fixture.cache)
+        #expect(data == testBytes(300_000))
+        #expect(hashed == 0)
+    }
+
+    /// Extended data kept in the file is covered by the same trust.
+    @Test func anotherInstancesEntryIsHashedOnceThenTrusted() throws {
+        let fixture = try DiskCacheFixture(["xattr": "off"])
+        try fixture.cache.store(testBytes(1000), extendedData: Data("etag".utf8), forKey: "k")
+        let other = try DiskCacheFixture.open(fixture.directory.path, ["xattr": "off"])
+        #expect(try read("k", other) == (testBytes(1000), 1))
+        #expect(try read("k", other) == (testBytes(1000), 0))
+    }
+
+    @Test func aReplacementWrittenByAnotherInstanceIsHashed() throws {
+        let fixture = try DiskCacheFixture()
+        let other = try DiskCacheFixture.open(fixture.directory.path)
+        try fixture.cache.store(testBytes(1000, seed: 1), extendedData: nil, forKey: "k")
+        #expect(try read("k", other) == (testBytes(1000, seed: 1), 1))
+        try fixture.cache.store(testBytes(1000, seed: 2), extendedData: nil, forKey: "k")
+        #expect(try read("k", other) == (testBytes(1000, seed: 2), 1))
+        #expect(try read("k", fixture.cache) == (testBytes(1000, seed: 2), 0))
+    }
+
+    /// Setting a time sets the change time; the cache records the identity after its own access-time write.
+    @Test func anEntryStaysTrustedAfterTheCacheWritesItsAccessTime() throws {
+        let fixture = try DiskCacheFixture()
+        try fixture.cache.store(testBytes(1000), extendedData: nil, forKey: "k")
+        setFileTimes(fixture.file("k"), access: now() - 100, modification: now())
+        #expect(try read("k", fixture.cache) == (testBytes(1000), 1))
+        #expect(try read("k", fixture.cache) == (testBytes(1000), 0))
+    }
+
+    @Test func extendedDataInAnXattrIsAlwaysHashed() throws {
+        let fixture = try DiskCacheFixture(["xattr": "on"])
+        try fixture.cache.store(testBytes(1000), extendedData: Data("etag".utf8), forKey: "k")
+        guard extendedAttributeSize(fixture.file("k"), "user.webimage.extended") == 4 else {
+            // The file system refused the xattr, so the extended data sits in the file: trusted.
+            #expect(try read("k", fixture.cache) == (testBytes(1000), 0))
+            return
+        }
+        #expect(try read("k", fixture.cache) == (testBytes(1000), 1))
+        #expect(try read("k", fixture.cache) == (testBytes(1000), 1))
+    }
+
+    @Test func anEntryChangedInPlaceAfterItWasTrustedIsAMiss() throws {
+        let fixture = try DiskCacheFixture()
+        try fixture.cache.store(testBytes(1000), extendedData: nil, forKey: "k")
+        #expect(try read("k", fixture.cache) == (testBytes(1000), 0))
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: fixture.file("k")))
+        try handle.seek(toOffset: 10)
+        try handle.write(contentsOf: Data([0xEE]))
+        try handle.close()
+        #expect(try read("k", fixture.cache) == (nil, 1))
+        #expect(!FileManager.default.fileExists(atPath: fixture.file("k")))
+    }
+}
+
+/// The verified-files record driven directly, with one file identity kept fixed, as on a kernel
+/// whose coarse clock gives a change made within the same tick the same time stamps: only the
+/// inotify events tell the change apart.
+@Suite struct DiskCacheVerifiedRecordTests {
+    let directory: TemporaryDirectory
+    let record: OpaquePointer
+    var path: String { directory.path + "/entry" }
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        #expect(FileManager.default.createFile(atPath: directory.path + "/entry", contents: Data("abc".utf8)))
+        record = try #require(disk_cache_verified_open(directory.path))
+    }
+
+    func identity() -> stat {
+        var status = stat()
+        stat(path, &status)
+        return status
+    }
+
+    func lookup(_ status: stat, _ ticket: inout disk_cache_verified_ticket) -> Bool {
+        var status = status
+        return disk_cache_verified_lookup(record, "entry", &status, &ticket)
+    }
+
+    func insert(_ status: stat, _ ticket: disk_cache_verified_ticket, ownRenames: UInt32 = 0) {
+        var status = status
+        disk_cache_verified_insert(record, "entry", &status, ticket, ownRenames)
+    }
+
+    func appendByte() throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([1]))
+        try handle.close()
+    }
+
+    @Test func aWriteToTheFileForgetsItEvenWithTheSameIdentity() throws {
+        defer { disk_cache_verified_close(record) }
+        let status = identity()
+        var ticket = disk_cache_verified_ticket()
+        #expect(!lookup(status, &ticket))
+        insert(status, ticket)
+        #expect(lookup(status, &ticket))
+        try appendByte()
+        #expect(!lookup(status, &ticket))
+    }
+
+    @Test func aChangeWhileHashingIsNotRecorded() throws {
+        defer { disk_cache_verified_close(record) }
+        let status = identity()
+        var ticket = disk_cache_verified_ticket()
+        #expect(!lookup(status, &ticket))
+        try appendByte()
+        insert(status, ticket)
+        #expect(!lookup(status, &ticket))
+    }
+
+    @Test func onlyTheWritersOwnRenameIsAllowed() throws {
+        defer { disk_cache_verified_close(record) }
+        var ticket = disk_cache_verified_ticket()
+        _ = lookup(identity(), &ticket)
+        #expect(FileManager.default.createFile(atPath: directory.path + "/.tmp", contents: Data("new".utf8)))
+        #expect(rename(directory.path + "/.tmp", path) == 0)
+        insert(identity(), ticket, ownRenames: 1)
+        #expect(lookup(identity(), &ticket))
+
+        #expect(FileManager.default.createFile(atPath: directory.path + "/.tmp", contents: Data("newer".utf8)))
+        #expect(rename(directory.path + "/.tmp", path) == 0)
+        try appendByte()
+        insert(identity(), ticket, ownRenames: 1)
+        #expect(!lookup(identity(), &ticket))
+    }
+
+    @Test func nothingIsRecordedOnceTheFolderIsGone() throws {
+        defer { disk_cache_verified_close(record) }
+        let status = identity()
+        var ticket = disk_cache_verified_ticket()
+        _ = lookup(status, &ticket)
+        insert(status, ticket)
+        try FileManager.default.removeItem(atPath: directory.path)
+        #expect(!lookup(status, &ticket))
+        insert(status, ticket)
+        #expect(!lookup(status, &ticket))
+    }
+}
