@@ -150,13 +150,28 @@ import WebImageTestSupport
         #expect(!lookup(identity(), &ticket))
     }
 
-    @Test func nothingIsRecordedOnceTheFolderIsGone() throws {
+    @Test func aRemovedFolderForgetsItsFiles() throws {
         defer { disk_cache_verified_close(record) }
         let status = identity()
         var ticket = disk_cache_verified_ticket()
         _ = lookup(status, &ticket)
         insert(status, ticket)
         try FileManager.default.removeItem(atPath: directory.path)
+        #expect(!lookup(status, &ticket))
+    }
+
+    /// The kernel reports a move of the folder itself as it happens (its removal may be reported late).
+    @Test func nothingIsRecordedOnceTheFolderIsMoved() throws {
+        defer { disk_cache_verified_close(record) }
+        let status = identity()
+        var ticket = disk_cache_verified_ticket()
+        _ = lookup(status, &ticket)
+        insert(status, ticket)
+        let moved = directory.path + "-moved"
+        #expect(rename(directory.path, moved) == 0)
+        defer {
+            _ = rename(moved, directory.path)
+        }
         #expect(!lookup(status, &ticket))
         insert(status, ticket)
         #expect(!lookup(status, &ticket))
