@@ -11,6 +11,16 @@ import WebImageCore
 /// animations keeps its frames, durations and loop count; `--frame N` writes frame N as a
 /// still image, and other formats get the first frame.
 ///
+/// The decode limits (``DecodeLimitOptions``: `--max-pixels`, `--max-bytes`, `--max-frames`,
+/// `--max-animation-bytes`, `--decode-timeout`) are checked against what the header declares
+/// before anything that size is allocated; over one, the command fails with one
+/// `error: image too large: ...` / `error: animation too large: ...` / `error: decode timed
+/// out ...` line.
+///
+/// An animation (more than one frame, counting only complete frames: a GIF cut inside a
+/// frame converts the frames before the cut, as `info` lists them) converted to a still
+/// format gets its first frame from the animation decoder too.
+///
 /// `--transform SPEC` (repeatable, applied in order; see ``TransformArgument``) runs after
 /// EXIF orientation and `--thumbnail`; an animation that stays animated has every frame
 /// transformed, keeping durations and loop count.
@@ -39,8 +49,7 @@ struct ConvertCommand: PluginHostCommand {
     @Flag(help: "Keep the stored pixel orientation instead of applying the EXIF orientation.")
     var noAutoOrient = false
 
-    @Option(help: ArgumentHelp("Refuse images with more than this many pixels (0: no limit).", valueName: "n"))
-    var maxPixels = DecodeOptions.defaultMaxPixelCount
+    @OptionGroup var limits: DecodeLimitOptions
 
     @Option(help: ArgumentHelp("Write this frame of an animation (0 = the first) as a still image.", valueName: "n"))
     var frame: Int?
@@ -84,9 +93,6 @@ struct ConvertCommand: PluginHostCommand {
         guard (0...100).contains(quality) else {
             throw CLIError("--quality must be between 0 and 100, not \(quality)")
         }
-        guard maxPixels >= 0 else {
-            throw CLIError("--max-pixels must be 0 or more, not \(maxPixels)")
-        }
         let box = try thumbnail.map { try ThumbnailArgument.parse($0, preservesAspectRatio: !noAspect) }
         let host = pluginOptions.makeHost()
         let pipeline = try TransformArgument.pipeline(transforms, host: host)
@@ -94,12 +100,13 @@ struct ConvertCommand: PluginHostCommand {
         let manager = host.makeCodersManager()
         let outputFormat = try chooseOutputFormat(manager)
         let info = try manager.probe(bytes)
-        let options = DecodeOptions(
-            pixelFormat: .rgba16, thumbnail: box, appliesOrientation: !noAutoOrient, maxPixelCount: maxPixels)
+        let options = try limits.apply(
+            to: DecodeOptions(pixelFormat: .rgba16, thumbnail: box, appliesOrientation: !noAutoOrient))
         let encodeOptions = EncodeOptions(
             format: outputFormat.name, quality: Double(quality) / 100, loopCount: info.loopCount)
         let converted: (bytes: EncodedImageData, width: Int, height: Int, frames: Int)
-        if let frame {
+        if let frame = frame ?? (info.frameCount > 1 && !outputFormat.capabilities.contains(.encodeAnimation) ? 0 : nil)
+        {
             let decoded = try decodeStill(frame: frame, bytes: bytes, info: info, manager: manager, options: options)
             let image = try transform(decoded.pixels, with: pipeline)
             converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)

@@ -122,3 +122,15 @@ void jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride) 
         if (read == 0) break;
     }
 }
+
+uint64_t jpeg_shim_coefficient_bytes(j_decompress_ptr info) {
+    if (!info->progressive_mode && !info->buffered_image && info->comps_in_scan >= info->num_components) return 0;
+    uint64_t bytes = 0;
+    for (int i = 0; i < info->num_components; i++) {
+        const jpeg_component_info *component = &info->comp_info[i];
+        /* libjpeg rounds each plane up to whole MCUs: at most one more block row and column. */
+        bytes += ((uint64_t)component->width_in_blocks + component->h_samp_factor) *
+                 ((uint64_t)component->height_in_blocks + component->v_samp_factor) * sizeof(JBLOCK);
+    }
+    return bytes;
+}

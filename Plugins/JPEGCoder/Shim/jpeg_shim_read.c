@@ -95,6 +95,8 @@ webimage_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eight
     return WEBIMAGE_STATUS_OK;
 }
 
+uint64_t jpeg_shim_working_bytes(jpeg_shim_reader *reader) { return jpeg_shim_coefficient_bytes(&reader->info); }
+
 void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, bool allowed) { reader->allows_dc_path = allowed; }
 
 jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *reader) { return reader->dc_route; }

@@ -97,8 +97,12 @@ void webp_shim_animation_close(webp_shim_animation *_Nullable animation);
 /** An incremental decode on libwebp's WebPIDecoder. */
 typedef struct webp_shim_incremental webp_shim_incremental;
 
-/** Starts an incremental decode; images above `max_pixel_count` (0 = none) fail with TOO_LARGE. */
-webp_shim_incremental *_Nullable webp_shim_incremental_create(uint64_t max_pixel_count);
+/**
+ * Starts an incremental decode; images above `max_pixel_count` (0 = none), or whose canvas
+ * and the copy handed out need more than `max_byte_count` bytes (0 = none), fail with
+ * TOO_LARGE once the header has arrived, before the canvas is allocated.
+ */
+webp_shim_incremental *_Nullable webp_shim_incremental_create(uint64_t max_pixel_count, uint64_t max_byte_count);
 
 /**
  * Feeds the next bytes. `is_final` with an unfinished image gives TRUNCATED. Animations
