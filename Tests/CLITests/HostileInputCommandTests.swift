@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageCoderVerifier
 import WebImageTestSupport
 
 /// `webimage` on files whose headers declare huge images ("bombs", rebuilt here byte by

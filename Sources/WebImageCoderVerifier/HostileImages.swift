@@ -1,5 +1,6 @@
 /// Small files whose headers declare huge images, built byte by byte (never committed):
-/// the "bombs" the decode limits are tested with.
+/// the "bombs" the decode limits are tested with, by ``CoderVerifier``'s hostile-input
+/// checks and by the tests.
 public enum HostileImages {
     /// A PNG whose IHDR declares `width` × `height` RGBA8 pixels, followed by a tiny IDAT
     /// (one zlib stream of a single zero byte) and IEND: 62 bytes whatever the size.
