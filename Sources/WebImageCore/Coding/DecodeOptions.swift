@@ -41,8 +41,9 @@ public struct DecodeOptions: Sendable {
     /// ``defaultMaxAnimationByteCount`` (512 MiB).
     public var maxAnimationByteCount = DecodeOptions.defaultMaxAnimationByteCount
     /// How long one decode may take (all the frames of an animation together); after it the
-    /// work stops with `.timedOut` (checked between frames, and by coders in their row
-    /// loops). nil = no limit. Default ``defaultTimeLimit`` (30 s).
+    /// work stops with `.timedOut`: checked before every frame and after a still decode, by
+    /// the bundled coders' frame loops, and by PNG's row-streamed thumbnails every 64 rows.
+    /// nil = no limit. Default ``defaultTimeLimit`` (30 s).
     public var timeLimit: Duration? = DecodeOptions.defaultTimeLimit
     /// A deadline shared by several calls (a conversion that decodes frame by frame); when
     /// set it replaces ``timeLimit``. Default nil.
