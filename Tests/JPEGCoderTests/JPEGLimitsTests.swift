@@ -62,4 +62,16 @@ import WebImageTestSupport
             #expect(error.message.hasPrefix("image too large: decoding the canvas and its copy needs "))
         }
     }
+
+    @Test func aPassedDeadlineStopsTheRowLoop() throws {
+        let image = try PixelBuffer(width: 16, height: 200, format: .rgba8)
+        let bytes = try coder.encode(image, request: EncodeRequest(format: "jpeg")).bytes
+        var request = DecodeRequest()
+        request.deadline = DecodeDeadline(monotonicNanoseconds: 1)
+        let error = try #require(throws: ImageCodingError.self) {
+            try bytes.withUnsafeBytes { try coder.decode($0, request: request) }
+        }
+        #expect(error == ImageCodingError(.timedOut, "the decode passed its deadline"))
+        #expect(try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }.height == 200)
+    }
 }

@@ -104,4 +104,11 @@ import WebImageTestSupport
         let error = try #require(throws: ImageCodingError.self) { try animation.decodeFrame(at: 1, request: request) }
         #expect(error == ImageCodingError(.timedOut, "decode timed out before frame 0: the deadline passed"))
     }
+
+    @Test func aPassedDeadlineStopsTheRowStreamedThumbnail() throws {
+        var request = DecodeRequest(thumbnailBox: (240, 200), maxPixelCount: 100_000)
+        request.deadline = DecodeDeadline(monotonicNanoseconds: 1)
+        let error = try decodeError(try Fixture.bytes("png/large-120mp.png"), request)
+        #expect(error == ImageCodingError(.timedOut, "the decode passed its deadline"))
+    }
 }

@@ -52,7 +52,10 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
         try request.checkByteCount(
             working.addingReportingOverflow(Int(width) * Int(height) * 4), what: "a multi-scan JPEG's coefficients")
         let pixels = try request.makeBuffer(width: Int(width), height: Int(height), format: .rgba8)
-        try ShimCall.jpeg.run { jpeg_shim_read_image(reader!, pixels.baseAddress, pixels.bytesPerRow, &$0) }
+        try ShimCall.jpeg.run {
+            jpeg_shim_read_image(
+                reader!, pixels.baseAddress, pixels.bytesPerRow, request.deadline?.monotonicNanoseconds ?? 0, &$0)
+        }
         let info = header.imageInfo
         return DecodedImage(
             pixels: pixels, format: Self.format.name, orientation: info.orientation, sourceWidth: info.width,

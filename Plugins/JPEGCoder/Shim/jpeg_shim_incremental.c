@@ -139,7 +139,7 @@ static void start_canvas(jpeg_shim_incremental *decoder) {
 static void show_scan(jpeg_shim_incremental *decoder, int scan) {
     struct jpeg_decompress_struct *info = &decoder->info;
     jpeg_start_output(info, scan);
-    jpeg_shim_read_rows(info, decoder->pixels, decoder->canvas.stride);
+    jpeg_shim_read_rows(info, decoder->pixels, decoder->canvas.stride, 0);
     decoder->canvas.pixels = decoder->pixels;
     decoder->finish_output_pending = !jpeg_finish_output(info);
 }
@@ -159,7 +159,7 @@ static void advance(jpeg_shim_incremental *decoder) {
             decoder->stage = decoder->canvas.header.progressive ? STAGE_SCANS : STAGE_ROWS;
             break;
         case STAGE_ROWS:
-            jpeg_shim_read_rows(info, decoder->pixels, decoder->canvas.stride);
+            jpeg_shim_read_rows(info, decoder->pixels, decoder->canvas.stride, 0);
             if (info->output_scanline > 0) decoder->canvas.pixels = decoder->pixels;
             if (info->output_scanline < info->output_height) return;
             decoder->stage = STAGE_FINISH;

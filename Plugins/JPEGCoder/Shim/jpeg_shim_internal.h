@@ -46,7 +46,11 @@ void jpeg_shim_cmyk_to_rgba(uint8_t *row, uint32_t count, int inverted);
  */
 uint64_t jpeg_shim_coefficient_bytes(j_decompress_ptr info);
 
-/** Reads every remaining scanline of the current output pass into `pixels`; handles CMYK. */
-void jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride);
+/**
+ * Reads every remaining scanline of the current output pass into `pixels`; handles CMYK.
+ * Returns 1 when it stopped early because `deadline_ns` (CLOCK_MONOTONIC, 0 = none, checked
+ * every 64 rows) passed, else 0.
+ */
+int jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride, uint64_t deadline_ns);
 
 #endif

@@ -42,7 +42,8 @@ public struct DecodeOptions: Sendable {
     public var maxAnimationByteCount = DecodeOptions.defaultMaxAnimationByteCount
     /// How long one decode may take (all the frames of an animation together); after it the
     /// work stops with `.timedOut`: checked before every frame and after a still decode, by
-    /// the bundled coders' frame loops, and by PNG's row-streamed thumbnails every 64 rows.
+    /// the bundled coders' frame loops, and every 64 rows by PNG's row-streamed thumbnails and
+    /// JPEG's scanline loop.
     /// nil = no limit. Default ``defaultTimeLimit`` (30 s).
     public var timeLimit: Duration? = DecodeOptions.defaultTimeLimit
     /// A deadline shared by several calls (a conversion that decodes frame by frame); when

@@ -60,10 +60,12 @@ uint64_t jpeg_shim_working_bytes(jpeg_shim_reader *_Nonnull reader);
 
 /**
  * Decodes into RGBA8 `pixels` (output size from jpeg_shim_open). Gray is replicated, CMYK
- * and YCCK become RGB; alpha is 255. A file that ends early fails with TRUNCATED.
+ * and YCCK become RGB; alpha is 255. A file that ends early fails with TRUNCATED; once
+ * `deadline_ns` (CLOCK_MONOTONIC, 0 = none) passes, the row loop stops with TIMED_OUT
+ * (checked every 64 rows).
  */
 webimage_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
-                                     webimage_error *_Nonnull error);
+                                     uint64_t deadline_ns, webimage_error *_Nonnull error);
 
 /**
  * Whether a 1/8-scale decode of this reader may take the DC fast path (on by default): for
