@@ -48,8 +48,7 @@ public enum MeasuredProcess {
         let argv = command.map { strdup($0) } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
