@@ -100,7 +100,9 @@ struct HostileInputCommandTests {
             ["convert", animation, folder.file("out.gif"), "--thumbnail", "64x64", "--decode-timeout", "0.05"])
         #expect(result.exitStatus == 1)
         #expect(result.errorLines.count == 1)
-        #expect(result.errorLines.first?.hasPrefix("error: decode timed out before frame ") == true, "\(result)")
+        // Where it stops depends on the machine: before a frame, inside the plugin's frame loop or
+        // while a frame is resized to the thumbnail; the line says which.
+        #expect(result.errorLines.first?.hasPrefix("error: decode timed out ") == true, "\(result)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.gif")))
     }
 

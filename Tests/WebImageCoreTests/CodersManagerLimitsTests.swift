@@ -129,4 +129,14 @@ import WebImageCore
         request.maxByteCount = 0
         #expect(try request.makeBuffer(width: 8, height: 4, format: .rgba16).bytesPerRow == 64)
     }
+
+    @Test func aResizeStillRunningAtTheDeadlineStops() throws {
+        let image = try TestPixels.rgba8(width: 8, height: 4) { x, y in [UInt8(x), UInt8(y), 0, 255] }
+        let error = try #require(throws: ImageCodingError.self) {
+            try ImageResizer.resize(image, width: 2, height: 1, deadline: DecodeDeadline(monotonicNanoseconds: 1))
+        }
+        #expect(error == ImageCodingError(.timedOut, "decode timed out while resizing 8×4 to 2×1: the deadline passed"))
+        let later = DecodeDeadline.after(.seconds(60))
+        #expect(try ImageResizer.resize(image, width: 2, height: 1, deadline: later).width == 2)
+    }
 }

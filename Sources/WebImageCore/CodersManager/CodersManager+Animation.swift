@@ -32,7 +32,8 @@ extension CodersManager {
         try deadline?.check("before frame \(index) of \(info.frameCount)")
         var image = try animation.decodeFrame(at: index, request: options.request(deadline: deadline))
         if let target, target != (image.width, image.height) {
-            image.pixels = try ImageResizer.resize(image.pixels, width: target.width, height: target.height)
+            image.pixels = try ImageResizer.resize(
+                image.pixels, width: target.width, height: target.height, deadline: deadline)
         }
         return image
     }

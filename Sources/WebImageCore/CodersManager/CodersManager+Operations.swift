@@ -32,7 +32,8 @@ extension CodersManager {
         var image = try coder.decode(bytes, request: request)
         try deadline?.check()
         if let storedTarget, (image.width, image.height) != storedTarget {
-            image.pixels = try ImageResizer.resize(image.pixels, width: storedTarget.width, height: storedTarget.height)
+            image.pixels = try ImageResizer.resize(
+                image.pixels, width: storedTarget.width, height: storedTarget.height, deadline: deadline)
         }
         if options.appliesOrientation && image.orientation != .up {
             image.pixels = try OrientationTransform.apply(image.orientation, to: image.pixels)

@@ -41,7 +41,8 @@ public struct DecodeOptions: Sendable {
     /// ``defaultMaxAnimationByteCount`` (512 MiB).
     public var maxAnimationByteCount = DecodeOptions.defaultMaxAnimationByteCount
     /// How long one decode may take (all the frames of an animation together); after it the
-    /// work stops with `.timedOut`: checked before every frame and after a still decode, by
+    /// work stops with `.timedOut`: checked before every frame, after a still decode and in the
+    /// thumbnail resize that follows, by
     /// the bundled coders' frame loops, and every 64 rows by PNG's row-streamed thumbnails and
     /// JPEG's scanline loop.
     /// nil = no limit. Default ``defaultTimeLimit`` (30 s).
