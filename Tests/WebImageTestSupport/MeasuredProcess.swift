@@ -33,7 +33,8 @@ public struct MeasuredRun: Sendable {
 public enum MeasuredProcess {
     /// Runs `executable arguments...` with `environment` added to this process's, under an
     /// address-space limit (`prlimit --as`, so a regression fails an allocation instead of
-    /// exhausting the machine), killing it after `timeLimit`.
+    /// exhausting the machine; left out under ThreadSanitizer, whose shadow memory needs far
+    /// more address space), killing it after `timeLimit`.
     /// - Throws: ``HarnessError`` when the process cannot start.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
@@ -42,7 +43,8 @@ public enum MeasuredProcess {
         let folder = try TemporaryDirectory()
         let outputPath = folder.file("stdout")
         let errorPath = folder.file("stderr")
-        let command = ["/usr/bin/prlimit", "--as=\(addressSpaceLimit)", "--", executable] + arguments
+        let limit = isThreadSanitized ? [] : ["/usr/bin/prlimit", "--as=\(addressSpaceLimit)", "--"]
+        let command = limit + [executable] + arguments
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         let argv = command.map { strdup($0) } + [nil]
@@ -83,4 +85,8 @@ public enum MeasuredProcess {
             peakResidentBytes: Int(usage.ru_maxrss) * 1024,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
+
+    /// True when this process runs under ThreadSanitizer (its runtime is loaded), as the
+    /// tools the tests start then are too.
+    static let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 }
