@@ -17,6 +17,12 @@ import WebImageCore
 /// `error: image too large: ...` / `error: animation too large: ...` / `error: decode timed
 /// out ...` line.
 ///
+/// An animation converted to APNG or GIF is streamed: each frame is decoded, transformed
+/// and handed to the encoder before the next is decoded (``CodersManager/convertAnimation(_:decodeOptions:encodeOptions:transform:)``),
+/// so only one frame is held; WebP animations are encoded from all the frames at once
+/// (libwebp's `WebPAnimEncoder` is called through the ABI's `encode_animation`), within the
+/// animation byte budget.
+///
 /// An animation (more than one frame, counting only complete frames: a GIF cut inside a
 /// frame converts the frames before the cut, as `info` lists them) converted to a still
 /// format gets its first frame from the animation decoder too.
@@ -111,14 +117,10 @@ struct ConvertCommand: PluginHostCommand {
             let image = try transform(decoded.pixels, with: pipeline)
             converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)
         } else if info.frameCount > 1, outputFormat.capabilities.contains(.encodeAnimation) {
-            let decoded = DecodedAnimation(
-                frames: try manager.decodeAllFrames(of: try manager.openAnimation(bytes), options: options),
-                loopCount: info.loopCount)
-            let frames = try transformEveryFrame(of: decoded, with: pipeline).frames
-            let first = frames[0].image
-            converted = (
-                try manager.encodeAnimation(frames, options: encodeOptions), first.width, first.height, frames.count
-            )
+            let animation = try manager.convertAnimation(
+                try manager.openAnimation(bytes), decodeOptions: options, encodeOptions: encodeOptions
+            ) { try transform($0, with: pipeline) }
+            converted = (animation.data, animation.width, animation.height, animation.frameCount)
         } else {
             let image = try transform(try manager.decode(bytes, options: options).pixels, with: pipeline)
             converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)
@@ -143,17 +145,6 @@ struct ConvertCommand: PluginHostCommand {
     private func transform(_ pixels: PixelBuffer, with pipeline: TransformerPipeline) throws -> PixelBuffer {
         do {
             return try pipeline.transform(pixels)
-        } catch {
-            throw CLIError("cannot transform '\(input)' with \(pipeline.transformerKey): \(error.message)")
-        }
-    }
-
-    /// Every frame of `animation` through `pipeline`, a failure reported as one error line.
-    private func transformEveryFrame(
-        of animation: DecodedAnimation, with pipeline: TransformerPipeline
-    ) throws -> DecodedAnimation {
-        do {
-            return try pipeline.transformEveryFrame(of: animation)
         } catch {
             throw CLIError("cannot transform '\(input)' with \(pipeline.transformerKey): \(error.message)")
         }

@@ -64,11 +64,14 @@ struct HostileInputCommandTests {
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
         #expect(json["frames"] as? Int == 100 && json["width"] as? Int == 9999 && json["height"] as? Int == 9999)
-        try expectFailure(
-            ["convert", bomb, folder.file("out.png")],
-            animationTooLarge(frames: 100, of: "9999×9999", needing: Self.canvasBytes * 101))
+        // APNG and GIF are written frame by frame: one frame and the canvas would be held.
         let oneFrame = animationTooLarge(frames: 1, of: "9999×9999", needing: Self.canvasBytes * 2)
+        try expectFailure(["convert", bomb, folder.file("out.png")], oneFrame)
         try expectFailure(["convert", bomb, folder.file("thumb.gif"), "--thumbnail", "64x64"], oneFrame)
+        // WebP is encoded from all the frames at once.
+        try expectFailure(
+            ["convert", bomb, folder.file("out.webp")],
+            animationTooLarge(frames: 100, of: "9999×9999", needing: Self.canvasBytes * 101))
         try expectFailure(["convert", bomb, folder.file("still.jpg")], oneFrame)
         try expectFailure(
             ["convert", bomb, folder.file("few.gif"), "--max-frames", "50"],
@@ -85,9 +88,12 @@ struct HostileInputCommandTests {
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
         #expect(json["frames"] as? Int == 1000 && json["width"] as? Int == 9999)
-        let allFrames = animationTooLarge(frames: 1000, of: "9999×9999", needing: Self.canvasBytes * 1001)
-        try expectFailure(["convert", bomb, folder.file("out.png")], allFrames)
-        try expectFailure(["convert", bomb, folder.file("out.webp")], allFrames)
+        try expectFailure(
+            ["convert", bomb, folder.file("out.png")],
+            animationTooLarge(frames: 1, of: "9999×9999", needing: Self.canvasBytes * 2))
+        try expectFailure(
+            ["convert", bomb, folder.file("out.webp")],
+            animationTooLarge(frames: 1000, of: "9999×9999", needing: Self.canvasBytes * 1001))
         try expectFailure(
             ["convert", bomb, folder.file("thumb.gif"), "--thumbnail", "64x64"],
             animationTooLarge(frames: 1, of: "9999×9999", needing: Self.canvasBytes * 2))
@@ -123,5 +129,27 @@ struct HostileInputCommandTests {
         let still = try run(["convert", cut, folder.file("cut.jpg")])
         #expect(still.exitStatus == 0, "\(still.standardError)")
         #expect(still.standardOutput.hasSuffix("(jpeg 20x10)\n"))
+    }
+
+    @Test("APNG and GIF outputs are written frame by frame; WebP holds every frame, within the budget")
+    func animatedConversionStreams() throws {
+        // 40 frames of 200×200: all of them and the canvas are 6,560,000 bytes, one frame and
+        // the canvas 320,000.
+        let animation = try folder.write("source.gif", HostileImages.gif(width: 200, height: 200, frames: 40))
+        let budget = ["--max-animation-bytes", "4000000"]
+        for name in ["forty.png", "forty.gif"] {
+            let result = try run(["convert", animation, folder.file(name)] + budget)
+            #expect(result.exitStatus == 0, "\(name): \(result.standardError)")
+            #expect(result.standardOutput.hasSuffix("200x200, 40 frames)\n"), "\(result.standardOutput)")
+            let info = try run(["info", folder.file(name), "--json"])
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
+            #expect(json["frames"] as? Int == 40)
+            #expect((json["frame_durations_ms"] as? [Int]) == Array(repeating: 100, count: 40))
+        }
+        try expectFailure(
+            ["convert", animation, folder.file("forty.webp")] + budget,
+            "animation too large: holding 40 frames of 200×200 pixels and the 200×200 canvas needs 6560000 bytes, "
+                + "over the limit of 4000000 bytes")
     }
 }

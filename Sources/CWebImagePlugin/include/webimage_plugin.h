@@ -272,6 +272,8 @@ typedef struct webimage_format {
 typedef struct webimage_incremental_decoder webimage_incremental_decoder;
 /** An open animated image, defined by the plugin. */
 typedef struct webimage_animation webimage_animation;
+/** An animation being encoded frame by frame, defined by the plugin. */
+typedef struct webimage_animation_encoder webimage_animation_encoder;
 
 /** The coder kind: decoding and encoding images. */
 typedef struct webimage_coder {
@@ -328,6 +330,26 @@ typedef struct webimage_coder {
     webimage_status (*_Nullable encode_animation)(const webimage_frame_view *_Nonnull frames, uint32_t frame_count,
                                                   const webimage_encode_options *_Nonnull options,
                                                   webimage_buffer *_Nonnull output, webimage_error *_Nonnull error);
+
+    /**
+     * Appended: an animation encoded one frame at a time, so that the host never holds every
+     * frame (a conversion decodes one frame, hands it over, decodes the next). All four are
+     * NULL or all four are set; read them only when struct_size covers them. `create` gets
+     * the canvas size every frame has and how many frames will be added; `add` takes one
+     * frame (the plugin copies what it keeps); `finish` writes the file into `output` after
+     * the last frame; `destroy` frees the encoder, finished or not.
+     */
+    webimage_status (*_Nullable animation_encoder_create)(uint32_t width, uint32_t height, uint32_t frame_count,
+                                                          const webimage_encode_options *_Nonnull options,
+                                                          webimage_animation_encoder *_Nullable *_Nonnull encoder,
+                                                          webimage_error *_Nonnull error);
+    webimage_status (*_Nullable animation_encoder_add)(webimage_animation_encoder *_Nonnull encoder,
+                                                       const webimage_frame_view *_Nonnull frame,
+                                                       webimage_error *_Nonnull error);
+    webimage_status (*_Nullable animation_encoder_finish)(webimage_animation_encoder *_Nonnull encoder,
+                                                          webimage_buffer *_Nonnull output,
+                                                          webimage_error *_Nonnull error);
+    void (*_Nullable animation_encoder_destroy)(webimage_animation_encoder *_Nullable encoder);
 } webimage_coder;
 
 /* ------------------------------------------------------------------ loader kind */
