@@ -139,4 +139,18 @@ import WebImageCore
         let later = DecodeDeadline.after(.seconds(60))
         #expect(try ImageResizer.resize(image, width: 2, height: 1, deadline: later).width == 2)
     }
+
+    @Test func aCoderWithoutAFrameByFrameEncoderGetsEveryFrameWithinTheBudget() throws {
+        var options = DecodeOptions()
+        let converted = try manager.convertAnimation(
+            try animation(), decodeOptions: options, encodeOptions: EncodeOptions(format: "wiraw"))
+        #expect(!converted.streamed)
+        #expect((converted.width, converted.height, converted.frameCount) == (8, 4, 3))
+        options.maxAnimationByteCount = 511
+        let error = try #require(throws: ImageCodingError.self) {
+            try manager.convertAnimation(
+                try animation(), decodeOptions: options, encodeOptions: EncodeOptions(format: "wiraw"))
+        }
+        #expect(error.message.hasPrefix("animation too large: holding 3 frames of 8×4 pixels"))
+    }
 }
