@@ -17,11 +17,10 @@ import WebImageCore
 /// `error: image too large: ...` / `error: animation too large: ...` / `error: decode timed
 /// out ...` line.
 ///
-/// An animation converted to APNG or GIF is streamed: each frame is decoded, transformed
-/// and handed to the encoder before the next is decoded (``CodersManager/convertAnimation(_:decodeOptions:encodeOptions:transform:)``),
-/// so only one frame is held; WebP animations are encoded from all the frames at once
-/// (libwebp's `WebPAnimEncoder` is called through the ABI's `encode_animation`), within the
-/// animation byte budget.
+/// An animation converted to APNG, GIF or WebP is streamed: each frame is decoded,
+/// transformed and handed to the encoder before the next is decoded
+/// (``CodersManager/convertAnimation(_:decodeOptions:encodeOptions:transform:)``), so only
+/// one frame is held.
 ///
 /// An animation (more than one frame, counting only complete frames: a GIF cut inside a
 /// frame converts the frames before the cut, as `info` lists them) converted to a still

@@ -17,7 +17,7 @@ extension CodersManager {
     /// through `transform`, shrunk to `encodeOptions.maxPixelSize`, keeping its duration.
     ///
     /// When the output format's coder encodes frame by frame (``StreamingAnimationCoder``:
-    /// the bundled APNG and GIF encoders), each frame is handed to the encoder before the next
+    /// the bundled APNG, GIF and WebP encoders), each frame is handed to the encoder before the next
     /// is decoded, so the conversion holds one frame; the animation budget then counts one
     /// frame and the canvas. Otherwise every frame is decoded first
     /// (``decodeAllFrames(of:options:)``, within `decodeOptions.maxAnimationByteCount`) and
