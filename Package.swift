@@ -105,7 +105,9 @@ let coreTargets: [Target] = [
     .testTarget(
         name: "PluginIntegrationTests", dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier"],
         exclude: ["Fixtures"]),
-    .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport", "WebImageTestSupport"]),
+    .testTarget(
+        name: "CLITests",
+        dependencies: ["WebImageCore", "WebImageCLISupport", "WebImageTestSupport", "WebImageCoderVerifier"]),
     .executableTarget(
         name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
     .testTarget(

@@ -11,6 +11,21 @@ import WebImageCore
 /// animations keeps its frames, durations and loop count; `--frame N` writes frame N as a
 /// still image, and other formats get the first frame.
 ///
+/// The decode limits (``DecodeLimitOptions``: `--max-pixels`, `--max-bytes`, `--max-frames`,
+/// `--max-animation-bytes`, `--decode-timeout`) are checked against what the header declares
+/// before anything that size is allocated; over one, the command fails with one
+/// `error: image too large: ...` / `error: animation too large: ...` / `error: decode timed
+/// out ...` line.
+///
+/// An animation converted to APNG, GIF or WebP is streamed: each frame is decoded,
+/// transformed and handed to the encoder before the next is decoded
+/// (``CodersManager/convertAnimation(_:decodeOptions:encodeOptions:transform:)``), so only
+/// one frame is held.
+///
+/// An animation (more than one frame, counting only complete frames: a GIF cut inside a
+/// frame converts the frames before the cut, as `info` lists them) converted to a still
+/// format gets its first frame from the animation decoder too.
+///
 /// `--transform SPEC` (repeatable, applied in order; see ``TransformArgument``) runs after
 /// EXIF orientation and `--thumbnail`; an animation that stays animated has every frame
 /// transformed, keeping durations and loop count.
@@ -39,8 +54,7 @@ struct ConvertCommand: PluginHostCommand {
     @Flag(help: "Keep the stored pixel orientation instead of applying the EXIF orientation.")
     var noAutoOrient = false
 
-    @Option(help: ArgumentHelp("Refuse images with more than this many pixels (0: no limit).", valueName: "n"))
-    var maxPixels = DecodeOptions.defaultMaxPixelCount
+    @OptionGroup var limits: DecodeLimitOptions
 
     @Option(help: ArgumentHelp("Write this frame of an animation (0 = the first) as a still image.", valueName: "n"))
     var frame: Int?
@@ -84,9 +98,6 @@ struct ConvertCommand: PluginHostCommand {
         guard (0...100).contains(quality) else {
             throw CLIError("--quality must be between 0 and 100, not \(quality)")
         }
-        guard maxPixels >= 0 else {
-            throw CLIError("--max-pixels must be 0 or more, not \(maxPixels)")
-        }
         let box = try thumbnail.map { try ThumbnailArgument.parse($0, preservesAspectRatio: !noAspect) }
         let host = pluginOptions.makeHost()
         let pipeline = try TransformArgument.pipeline(transforms, host: host)
@@ -94,24 +105,21 @@ struct ConvertCommand: PluginHostCommand {
         let manager = host.makeCodersManager()
         let outputFormat = try chooseOutputFormat(manager)
         let info = try manager.probe(bytes)
-        let options = DecodeOptions(
-            pixelFormat: .rgba16, thumbnail: box, appliesOrientation: !noAutoOrient, maxPixelCount: maxPixels)
+        let options = try limits.apply(
+            to: DecodeOptions(pixelFormat: .rgba16, thumbnail: box, appliesOrientation: !noAutoOrient))
         let encodeOptions = EncodeOptions(
             format: outputFormat.name, quality: Double(quality) / 100, loopCount: info.loopCount)
         let converted: (bytes: EncodedImageData, width: Int, height: Int, frames: Int)
-        if let frame {
+        if let frame = frame ?? (info.frameCount > 1 && !outputFormat.capabilities.contains(.encodeAnimation) ? 0 : nil)
+        {
             let decoded = try decodeStill(frame: frame, bytes: bytes, info: info, manager: manager, options: options)
             let image = try transform(decoded.pixels, with: pipeline)
             converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)
         } else if info.frameCount > 1, outputFormat.capabilities.contains(.encodeAnimation) {
-            let decoded = DecodedAnimation(
-                frames: try manager.decodeAllFrames(of: try manager.openAnimation(bytes), options: options),
-                loopCount: info.loopCount)
-            let frames = try transformEveryFrame(of: decoded, with: pipeline).frames
-            let first = frames[0].image
-            converted = (
-                try manager.encodeAnimation(frames, options: encodeOptions), first.width, first.height, frames.count
-            )
+            let animation = try manager.convertAnimation(
+                try manager.openAnimation(bytes), decodeOptions: options, encodeOptions: encodeOptions
+            ) { try transform($0, with: pipeline) }
+            converted = (animation.data, animation.width, animation.height, animation.frameCount)
         } else {
             let image = try transform(try manager.decode(bytes, options: options).pixels, with: pipeline)
             converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)
@@ -136,17 +144,6 @@ struct ConvertCommand: PluginHostCommand {
     private func transform(_ pixels: PixelBuffer, with pipeline: TransformerPipeline) throws -> PixelBuffer {
         do {
             return try pipeline.transform(pixels)
-        } catch {
-            throw CLIError("cannot transform '\(input)' with \(pipeline.transformerKey): \(error.message)")
-        }
-    }
-
-    /// Every frame of `animation` through `pipeline`, a failure reported as one error line.
-    private func transformEveryFrame(
-        of animation: DecodedAnimation, with pipeline: TransformerPipeline
-    ) throws -> DecodedAnimation {
-        do {
-            return try pipeline.transformEveryFrame(of: animation)
         } catch {
             throw CLIError("cannot transform '\(input)' with \(pipeline.transformerKey): \(error.message)")
         }

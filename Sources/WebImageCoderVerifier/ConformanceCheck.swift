@@ -22,4 +22,16 @@ public enum ConformanceCheck: String, Sendable, CaseIterable, Codable {
     case thumbnail = "thumbnail"
     /// What the coder encodes, it decodes again at the same size.
     case roundTrip = "round-trip"
+    /// A header declaring far more pixels than the limit, decoded to a 64×64 thumbnail box,
+    /// in full and incrementally, fails with `.tooLarge` (or gives an image within the
+    /// limits) before allocating: no host allocation over the byte limit. Built for PNG, GIF
+    /// and WebP (``HostileImages``).
+    case hostileSize = "hostile-size"
+    /// An animation of 100 frames on a 9999×9999 screen opens with its frame count, and its
+    /// first frame fails with `.tooLarge` under a pixel limit and under a byte limit of
+    /// 64 MiB, before the canvas is allocated. Built for GIF and WebP.
+    case hugeAnimatedScreen = "huge-animated-screen"
+    /// An animation of 1,000 one-pixel frames on a 16×16 screen reports every frame and its
+    /// duration, and decodes its last frame at the canvas size. Built for GIF and WebP.
+    case manyFrames = "many-frames"
 }

@@ -15,6 +15,7 @@ public struct RecordingAllocator: Sendable {
         self.ledger = ledger
         allocator = PixelAllocator(
             allocate: { byteCount, alignment in
+                ledger.record(requested: byteCount)
                 let block = PixelAllocator.system.allocate(byteCount, alignment)
                 if let block { ledger.record(allocated: block) }
                 return block
@@ -31,6 +32,9 @@ public struct RecordingAllocator: Sendable {
     /// Number of blocks allocated so far, freed or not.
     public var allocationCount: Int { ledger.state.withLock { $0.allocations } }
 
+    /// The largest block asked for so far, in bytes (whether or not it could be allocated).
+    public var largestRequest: Int { ledger.state.withLock { $0.largestRequest } }
+
     /// Whether `encoded` holds the only live block of this allocator: the coder wrote its
     /// output into this allocator's memory and handed that very block back, with nothing
     /// else left allocated.
@@ -44,9 +48,14 @@ public struct RecordingAllocator: Sendable {
         struct State {
             var live: Set<UInt> = []
             var allocations = 0
+            var largestRequest = 0
         }
 
         let state = Mutex(State())
+
+        func record(requested byteCount: Int) {
+            state.withLock { $0.largestRequest = max($0.largestRequest, byteCount) }
+        }
 
         func record(allocated block: UnsafeMutableRawPointer) {
             state.withLock {

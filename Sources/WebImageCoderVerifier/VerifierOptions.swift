@@ -31,6 +31,14 @@ public struct VerifierOptions: Sendable {
     public var timeLimit: Duration = .seconds(10)
     /// Failures kept per fixture and check; the rest are counted in one last failure. Default 5.
     public var failuresPerCheck = 5
+    /// Runs the hostile-input checks (``ConformanceCheck/hostileSize``,
+    /// ``ConformanceCheck/hugeAnimatedScreen``, ``ConformanceCheck/manyFrames``) once per
+    /// coder, for the formats ``HostileImages`` can build (png, gif, webp). Default true.
+    public var checksHostileInputs = true
+    /// The pixel limit of the hostile-input decodes. Default 1 megapixel.
+    public var hostilePixelLimit = 1_000_000
+    /// The byte limit of the hostile-input decodes: no host allocation may be larger. Default 64 MiB.
+    public var hostileByteLimit = 64 << 20
 
     public init() {}
 }

@@ -20,6 +20,7 @@ enum CoderTable {
         let encodes = coder.formats.contains { $0.capabilities.contains(.encode) }
         let progressive = coder is any ProgressiveImageCoder
         let animated = coder is any AnimatedImageCoder
+        let streams = coder is any StreamingAnimationCoder
         let table = UnsafeMutablePointer<webimage_coder>.allocate(capacity: 1)
         table.initialize(
             to: webimage_coder(
@@ -40,7 +41,11 @@ enum CoderTable {
                 animation_frame_duration: animated ? AnimationTableFunctions.frameDuration : nil,
                 animation_decode_frame: animated ? AnimationTableFunctions.decodeFrame : nil,
                 animation_close: animated ? AnimationTableFunctions.close : nil,
-                encode_animation: animated ? CoderTableFunctions.encodeAnimation : nil))
+                encode_animation: animated ? CoderTableFunctions.encodeAnimation : nil,
+                animation_encoder_create: streams ? AnimationEncoderTableFunctions.create : nil,
+                animation_encoder_add: streams ? AnimationEncoderTableFunctions.add : nil,
+                animation_encoder_finish: streams ? AnimationEncoderTableFunctions.finish : nil,
+                animation_encoder_destroy: streams ? AnimationEncoderTableFunctions.destroy : nil))
         return UnsafePointer(table)
     }
 }

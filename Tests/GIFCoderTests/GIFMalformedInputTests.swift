@@ -19,7 +19,25 @@ import WebImageTestSupport
         #expect(error == ImageCodingError(.truncatedData, "truncated GIF: the file ends inside an image descriptor"))
         let info = try bytes.withUnsafeBytes { try coder.probe($0) }
         #expect(info.frameCount == 2)
-        #expect(throws: ImageCodingError.self) { try coder.openAnimation(bytes) }
+    }
+
+    /// As browsers show the frames that arrived, the animation of a file cut inside its third
+    /// frame holds the two complete frames (the count `probe` reports), composited as in the
+    /// whole file.
+    @Test func aFileCutInsideAFrameOpensWithItsCompleteFrames() throws {
+        let animation = try coder.openAnimation(try Fixture.bytes("gif/bad-truncated.gif"))
+        #expect(animation.info.frameCount == 2)
+        let expected = try CoalescedFrames.frames("anim", count: 4)
+        #expect(try animation.decodeFrame(at: 0, request: DecodeRequest()).visibleBytes == expected[0])
+        #expect(try animation.decodeFrame(at: 1, request: DecodeRequest()).visibleBytes == expected[1])
+        #expect(animation.frameDuration(at: 1) == 100)
+    }
+
+    @Test func aFileWithoutACompleteFrameDoesNotOpenAsAnAnimation() throws {
+        let whole = HostileImages.gif(width: 4, height: 4, frames: 1)
+        let cut = Array(whole.prefix(HostileImages.gifFrameOffset(0) + 12))
+        let error = try #require(throws: ImageCodingError.self) { try coder.openAnimation(cut) }
+        #expect(error == ImageCodingError(.truncatedData, "truncated GIF: the file has no complete frame"))
     }
 
     @Test func aCorruptFrameFailsAloneAndLaterFramesStillDecode() throws {

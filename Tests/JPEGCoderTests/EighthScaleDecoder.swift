@@ -31,7 +31,7 @@ enum EighthScaleDecoder {
                 jpeg_shim_allow_dc_path(reader, allowingFastPath)
                 var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
                 let status = pixels.withUnsafeMutableBytes {
-                    jpeg_shim_read_image(reader, $0.baseAddress!, Int(width) * 4, &error)
+                    jpeg_shim_read_image(reader, $0.baseAddress!, Int(width) * 4, 0, &error)
                 }
                 let result = Result(status: status, width: Int(width), height: Int(height), pixels: pixels)
                 return (result, jpeg_shim_last_dc_route(reader))

@@ -41,12 +41,17 @@ final class GIFFile {
         Int(gif_shim_frame_duration(animation, UInt32(index)))
     }
 
-    /// The composited canvas of frame `index`, allocated through `request`.
+    /// The composited canvas of frame `index`, allocated through `request`. The shim's canvas
+    /// and the output (4 bytes a pixel each) are checked against `request.maxByteCount` first.
     func decodeFrame(_ index: Int, request: DecodeRequest, partial: Bool = false) throws -> DecodedImage {
         guard index >= 0, index < Int(info.frame_count) else {
             throw ImageCodingError(
                 .invalidArgument, "frame \(index) does not exist; the GIF has \(info.frame_count) frames")
         }
+        try request.checkPixelCount(width: Int(info.width), height: Int(info.height))
+        try request.checkByteCount(
+            (Int(info.width) * Int(info.height)).multipliedReportingOverflow(by: 8), what: "the canvas and a frame")
+        try request.checkDeadline("before frame \(index)")
         let pixels = try request.makeBuffer(width: Int(info.width), height: Int(info.height), format: .rgba8)
         try ShimCall.gif.run {
             gif_shim_decode_frame(animation, UInt32(index), pixels.baseAddress, pixels.bytesPerRow, &$0)

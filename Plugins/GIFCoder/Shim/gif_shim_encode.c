@@ -5,15 +5,10 @@
 
 #include "gif_shim_internal.h"
 
-static int write_to_memory(GifFileType *gif, const GifByteType *data, int length) {
+int gif_shim_write_to_memory(GifFileType *gif, const GifByteType *data, int length) {
     webimage_output_buffer *output = gif->UserData;
     return length >= 0 && webimage_output_buffer_append(output, data, (size_t)length) ? length : 0;
 }
-
-/** Planes and indices for quantising one frame. */
-typedef struct frame_planes {
-    GifByteType *red, *green, *blue, *indices;
-} frame_planes;
 
 /**
  * Index reserved for transparent pixels when a frame has any. Every frame covers the whole
@@ -22,7 +17,7 @@ typedef struct frame_planes {
 #define TRANSPARENT_INDEX 255
 
 /** Quantises one RGBA frame into `planes.indices` and `colors`; returns whether it has transparency. */
-static int quantise(const gif_shim_frame *frame, uint32_t width, uint32_t height, frame_planes planes,
+static int quantise(const gif_shim_frame *frame, uint32_t width, uint32_t height, gif_shim_planes planes,
                     ColorMapObject *colors, int *failed) {
     int transparent = 0;
     for (uint32_t y = 0; y < height; y++) {
@@ -53,11 +48,36 @@ static int quantise(const gif_shim_frame *frame, uint32_t width, uint32_t height
     return transparent;
 }
 
-static int put_loop_extension(GifFileType *gif, uint32_t loop_count) {
+int gif_shim_put_loop_extension(GifFileType *gif, uint32_t loop_count) {
     GifByteType loop[3] = {1, (GifByteType)(loop_count & 0xFF), (GifByteType)((loop_count >> 8) & 0xFF)};
     return EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) != GIF_ERROR &&
            EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") != GIF_ERROR &&
            EGifPutExtensionBlock(gif, 3, loop) != GIF_ERROR && EGifPutExtensionTrailer(gif) != GIF_ERROR;
+}
+
+webimage_status gif_shim_put_frame(GifFileType *gif, const gif_shim_frame *frame, uint32_t width, uint32_t height,
+                                   gif_shim_planes planes, ColorMapObject *colors, webimage_error *error) {
+    int failed = 0;
+    int transparent = quantise(frame, width, height, planes, colors, &failed);
+    if (failed) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "giflib's quantiser failed");
+    GraphicsControlBlock control = {
+        .DisposalMode = DISPOSE_BACKGROUND,
+        .UserInputFlag = false,
+        .DelayTime = (int)((frame->duration_ms + 5) / 10),
+        .TransparentColor = transparent ? TRANSPARENT_INDEX : NO_TRANSPARENT_COLOR,
+    };
+    GifByteType extension[4];
+    size_t length = EGifGCBToExtension(&control, extension);
+    if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, (int)length, extension) == GIF_ERROR ||
+        EGifPutImageDesc(gif, 0, 0, (int)width, (int)height, false, colors) == GIF_ERROR) {
+        return gif_shim_giflib_error(error, gif->Error, 0, "writing a frame");
+    }
+    for (uint32_t y = 0; y < height; y++) {
+        if (EGifPutLine(gif, planes.indices + (size_t)y * width, (int)width) == GIF_ERROR) {
+            return gif_shim_giflib_error(error, gif->Error, 0, "writing a frame");
+        }
+    }
+    return WEBIMAGE_STATUS_OK;
 }
 
 webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, uint32_t width, uint32_t height,
@@ -67,7 +87,7 @@ webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, ui
                              "GIF needs 1...65535 pixels per side and a frame");
     }
     size_t pixels = (size_t)width * height;
-    frame_planes planes = {malloc(pixels), malloc(pixels), malloc(pixels), malloc(pixels)};
+    gif_shim_planes planes = {malloc(pixels), malloc(pixels), malloc(pixels), malloc(pixels)};
     ColorMapObject *colors = GifMakeMapObject(256, NULL);
     int code = 0;
     GifFileType *gif = NULL;
@@ -76,43 +96,19 @@ webimage_status gif_shim_encode(const gif_shim_frame *frames, uint32_t count, ui
         status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         goto done;
     }
-    gif = EGifOpen(output, write_to_memory, &code);
+    gif = EGifOpen(output, gif_shim_write_to_memory, &code);
     if (gif == NULL) {
         status = gif_shim_giflib_error(error, code, 0, "starting the encoder");
         goto done;
     }
     EGifSetGifVersion(gif, true);
     if (EGifPutScreenDesc(gif, (int)width, (int)height, 8, 0, NULL) == GIF_ERROR ||
-        (count > 1 && !put_loop_extension(gif, loop_count))) {
+        (count > 1 && !gif_shim_put_loop_extension(gif, loop_count))) {
         status = gif_shim_giflib_error(error, gif->Error, 0, "writing the header");
         goto done;
     }
     for (uint32_t i = 0; i < count && status == WEBIMAGE_STATUS_OK; i++) {
-        int failed = 0;
-        int transparent = quantise(&frames[i], width, height, planes, colors, &failed);
-        if (failed) {
-            status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "giflib's quantiser failed");
-            break;
-        }
-        GraphicsControlBlock control = {
-            .DisposalMode = DISPOSE_BACKGROUND,
-            .UserInputFlag = false,
-            .DelayTime = (int)((frames[i].duration_ms + 5) / 10),
-            .TransparentColor = transparent ? TRANSPARENT_INDEX : NO_TRANSPARENT_COLOR,
-        };
-        GifByteType extension[4];
-        size_t length = EGifGCBToExtension(&control, extension);
-        if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, (int)length, extension) == GIF_ERROR ||
-            EGifPutImageDesc(gif, 0, 0, (int)width, (int)height, false, colors) == GIF_ERROR) {
-            status = gif_shim_giflib_error(error, gif->Error, 0, "writing a frame");
-            break;
-        }
-        for (uint32_t y = 0; y < height; y++) {
-            if (EGifPutLine(gif, planes.indices + (size_t)y * width, (int)width) == GIF_ERROR) {
-                status = gif_shim_giflib_error(error, gif->Error, 0, "writing a frame");
-                break;
-            }
-        }
+        status = gif_shim_put_frame(gif, &frames[i], width, height, planes, colors, error);
     }
 done:
     if (gif != NULL && EGifCloseFile(gif, &code) == GIF_ERROR && status == WEBIMAGE_STATUS_OK) {

@@ -130,4 +130,19 @@ gif_lzw_status gif_lzw_decode(gif_lzw *lzw, uint8_t *out, size_t count);
  */
 gif_lzw_status gif_lzw_decode_all(gif_lzw *lzw, uint8_t *buffer, size_t count, size_t *decoded);
 
+/** Planes and indices for quantising one frame, each width × height bytes. */
+typedef struct gif_shim_planes {
+    GifByteType *red, *green, *blue, *indices;
+} gif_shim_planes;
+
+/** giflib's OutputFunc appending to the webimage_output_buffer in GifFileType.UserData. */
+int gif_shim_write_to_memory(GifFileType *gif, const GifByteType *data, int length);
+
+/** Writes the NETSCAPE2.0 loop extension; 0 on a giflib error. */
+int gif_shim_put_loop_extension(GifFileType *gif, uint32_t loop_count);
+
+/** Quantises `frame` into `planes` and `colors` and writes it (control block, descriptor, lines). */
+webimage_status gif_shim_put_frame(GifFileType *gif, const gif_shim_frame *frame, uint32_t width, uint32_t height,
+                                   gif_shim_planes planes, ColorMapObject *colors, webimage_error *error);
+
 #endif

@@ -47,8 +47,15 @@ public struct JPEGImageCoder: ProgressiveImageCoder {
             let scale = jpeg_shim_scale_for_box(header.width, header.height, UInt32(box.width), UInt32(box.height))
             if scale != 8 { try ShimCall.jpeg.run { jpeg_shim_rescale(reader!, scale, &width, &height, &$0) } }
         }
+        try request.checkPixelCount(width: Int(width), height: Int(height))
+        let working = Int(clamping: jpeg_shim_working_bytes(reader!))
+        try request.checkByteCount(
+            working.addingReportingOverflow(Int(width) * Int(height) * 4), what: "a multi-scan JPEG's coefficients")
         let pixels = try request.makeBuffer(width: Int(width), height: Int(height), format: .rgba8)
-        try ShimCall.jpeg.run { jpeg_shim_read_image(reader!, pixels.baseAddress, pixels.bytesPerRow, &$0) }
+        try ShimCall.jpeg.run {
+            jpeg_shim_read_image(
+                reader!, pixels.baseAddress, pixels.bytesPerRow, request.deadline?.monotonicNanoseconds ?? 0, &$0)
+        }
         let info = header.imageInfo
         return DecodedImage(
             pixels: pixels, format: Self.format.name, orientation: info.orientation, sourceWidth: info.width,

@@ -5,7 +5,10 @@ extension ShimIncrementalDecoder {
     /// An incremental JPEG decode: the rows so far for sequential files, the image as of the
     /// last complete scan for progressive files.
     static func jpeg(request: DecodeRequest) throws -> ShimIncrementalDecoder {
-        guard let state = jpeg_shim_incremental_create(UInt64(max(0, request.maxPixelCount))) else {
+        guard
+            let state = jpeg_shim_incremental_create(
+                UInt64(max(0, request.maxPixelCount)), UInt64(max(0, request.maxByteCount)))
+        else {
             throw ImageCodingError(.outOfMemory, "could not start an incremental JPEG decode")
         }
         return ShimIncrementalDecoder(

@@ -106,10 +106,15 @@ void jpeg_shim_cmyk_to_rgba(uint8_t *row, uint32_t count, int inverted) {
     }
 }
 
-void jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride) {
+int jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride, uint64_t deadline_ns) {
     int cmyk = info->out_color_space == JCS_CMYK;
     int inverted = info->saw_Adobe_marker;
+    JDIMENSION next_check = info->output_scanline + 64;
     while (info->output_scanline < info->output_height) {
+        if (info->output_scanline >= next_check) {
+            if (webimage_deadline_passed(deadline_ns)) return 1;
+            next_check = info->output_scanline + 64;
+        }
         JSAMPROW rows[8];
         JDIMENSION first = info->output_scanline;
         JDIMENSION wanted = info->output_height - first;
@@ -121,4 +126,17 @@ void jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride) 
         }
         if (read == 0) break;
     }
+    return 0;
+}
+
+uint64_t jpeg_shim_coefficient_bytes(j_decompress_ptr info) {
+    if (!info->progressive_mode && !info->buffered_image && info->comps_in_scan >= info->num_components) return 0;
+    uint64_t bytes = 0;
+    for (int i = 0; i < info->num_components; i++) {
+        const jpeg_component_info *component = &info->comp_info[i];
+        /* libjpeg rounds each plane up to whole MCUs: at most one more block row and column. */
+        bytes += ((uint64_t)component->width_in_blocks + component->h_samp_factor) *
+                 ((uint64_t)component->height_in_blocks + component->v_samp_factor) * sizeof(JBLOCK);
+    }
+    return bytes;
 }

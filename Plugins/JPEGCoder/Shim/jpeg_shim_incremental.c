@@ -25,6 +25,7 @@ struct jpeg_shim_incremental {
     stage stage;
     int finish_output_pending;
     uint64_t max_pixel_count;
+    uint64_t max_byte_count;
     uint8_t *pixels;
     jpeg_shim_canvas canvas;
     webimage_status failure;
@@ -59,10 +60,11 @@ static void skip_input_data(j_decompress_ptr info, long count) {
 
 static void term_source(j_decompress_ptr info) { (void)info; }
 
-jpeg_shim_incremental *jpeg_shim_incremental_create(uint64_t max_pixel_count) {
+jpeg_shim_incremental *jpeg_shim_incremental_create(uint64_t max_pixel_count, uint64_t max_byte_count) {
     jpeg_shim_incremental *decoder = calloc(1, sizeof *decoder);
     if (decoder == NULL) return NULL;
     decoder->max_pixel_count = max_pixel_count;
+    decoder->max_byte_count = max_byte_count;
     jpeg_shim_use_error_manager((j_common_ptr)&decoder->info, &decoder->errors);
     if (setjmp(decoder->errors.jump)) {
         free(decoder);
@@ -116,6 +118,14 @@ static void start_canvas(jpeg_shim_incremental *decoder) {
     }
     jpeg_shim_choose_output(info);
     info->buffered_image = decoder->canvas.header.progressive ? TRUE : FALSE;
+    /* The canvas, the copy of it the host hands out, and libjpeg's coefficient buffer. */
+    uint64_t canvas_bytes = (uint64_t)info->image_width * info->image_height * 4;
+    uint64_t needed = canvas_bytes * 2 + jpeg_shim_coefficient_bytes(info);
+    if (webimage_check_byte_limit(needed, decoder->max_byte_count, "the canvas and its copy", &limit) !=
+        WEBIMAGE_STATUS_OK) {
+        decoder->errors.forced_status = WEBIMAGE_STATUS_TOO_LARGE;
+        longjmp(decoder->errors.jump, 1);
+    }
     decoder->canvas.stride = (size_t)info->image_width * 4;
     decoder->pixels = calloc(info->image_height, decoder->canvas.stride);
     if (decoder->pixels == NULL) {
@@ -129,7 +139,7 @@ static void start_canvas(jpeg_shim_incremental *decoder) {
 static void show_scan(jpeg_shim_incremental *decoder, int scan) {
     struct jpeg_decompress_struct *info = &decoder->info;
     jpeg_start_output(info, scan);
-    jpeg_shim_read_rows(info, decoder->pixels, decoder->canvas.stride);
+    jpeg_shim_read_rows(info, decoder->pixels, decoder->canvas.stride, 0);
     decoder->canvas.pixels = decoder->pixels;
     decoder->finish_output_pending = !jpeg_finish_output(info);
 }
@@ -149,7 +159,7 @@ static void advance(jpeg_shim_incremental *decoder) {
             decoder->stage = decoder->canvas.header.progressive ? STAGE_SCANS : STAGE_ROWS;
             break;
         case STAGE_ROWS:
-            jpeg_shim_read_rows(info, decoder->pixels, decoder->canvas.stride);
+            jpeg_shim_read_rows(info, decoder->pixels, decoder->canvas.stride, 0);
             if (info->output_scanline > 0) decoder->canvas.pixels = decoder->pixels;
             if (info->output_scanline < info->output_height) return;
             decoder->stage = STAGE_FINISH;

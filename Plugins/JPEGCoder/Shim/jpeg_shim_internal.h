@@ -39,7 +39,18 @@ void jpeg_shim_choose_output(j_decompress_ptr info);
 /** Converts a row of `count` CMYK pixels (Adobe-inverted when `inverted`) in place to RGBA. */
 void jpeg_shim_cmyk_to_rgba(uint8_t *row, uint32_t count, int inverted);
 
-/** Reads every remaining scanline of the current output pass into `pixels`; handles CMYK. */
-void jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride);
+/**
+ * Bytes of the whole-image coefficient buffer libjpeg allocates for a file read in several
+ * scans (progressive, or components in separate scans, or buffered-image mode): 128 bytes a
+ * DCT block of every component. 0 for a single interleaved scan. Valid after jpeg_read_header.
+ */
+uint64_t jpeg_shim_coefficient_bytes(j_decompress_ptr info);
+
+/**
+ * Reads every remaining scanline of the current output pass into `pixels`; handles CMYK.
+ * Returns 1 when it stopped early because `deadline_ns` (CLOCK_MONOTONIC, 0 = none, checked
+ * every 64 rows) passed, else 0.
+ */
+int jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride, uint64_t deadline_ns);
 
 #endif

@@ -95,11 +95,14 @@ webimage_status jpeg_shim_rescale(jpeg_shim_reader *reader, uint32_t scale_eight
     return WEBIMAGE_STATUS_OK;
 }
 
+uint64_t jpeg_shim_working_bytes(jpeg_shim_reader *reader) { return jpeg_shim_coefficient_bytes(&reader->info); }
+
 void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, bool allowed) { reader->allows_dc_path = allowed; }
 
 jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *reader) { return reader->dc_route; }
 
-webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride, webimage_error *error) {
+webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride, uint64_t deadline_ns,
+                                     webimage_error *error) {
     reader->dc_route = JPEG_SHIM_DC_NOT_USED;
     if (reader->allows_dc_path && reader->info.scale_num == 1 && reader->info.scale_denom == 8) {
         reader->dc_route =
@@ -108,7 +111,7 @@ webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, siz
     }
     if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);
     jpeg_start_decompress(&reader->info);
-    jpeg_shim_read_rows(&reader->info, pixels, stride);
+    if (jpeg_shim_read_rows(&reader->info, pixels, stride, deadline_ns)) return webimage_fail_deadline(error);
     if (reader->errors.hit_end_of_data) {
         return webimage_fail(error, WEBIMAGE_STATUS_TRUNCATED_DATA, "the file ends before the image is complete");
     }

@@ -21,11 +21,18 @@ final class APNGAnimationSource: AnimatedImageSource {
         return structure.frames[index].durationMilliseconds
     }
 
+    /// The canvas, its saved copy, the output and one decoded frame (4 bytes a pixel each,
+    /// 16 in all) are checked against `request.maxByteCount` first; the deadline before every
+    /// frame drawn on the way to `index`.
     func decodeFrame(at index: Int, request: DecodeRequest) throws -> DecodedImage {
         guard index >= 0, index < structure.frames.count else {
             throw ImageCodingError(
                 .invalidArgument, "frame \(index) does not exist; the APNG has \(structure.frames.count) frames")
         }
+        try request.checkPixelCount(width: structure.width, height: structure.height)
+        try request.checkByteCount(
+            (structure.width * structure.height).multipliedReportingOverflow(by: 16),
+            what: "the canvases and a frame")
         let output = try request.makeBuffer(width: structure.width, height: structure.height, format: .rgba8)
         if canvas.isEmpty { canvas = [UInt8](repeating: 0, count: output.width * output.height * 4) }
         if index < drawn {
@@ -37,6 +44,7 @@ final class APNGAnimationSource: AnimatedImageSource {
             let next = drawn + 1
             if structure.frames[next].disposal == .previous { saved = canvas }
             drawn = next
+            try request.checkDeadline("before frame \(next)")
             try draw(next, request: request)
         }
         canvas.withUnsafeBytes { output.baseAddress.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
@@ -64,7 +72,9 @@ final class APNGAnimationSource: AnimatedImageSource {
     private func draw(_ index: Int, request: DecodeRequest) throws {
         let frame = structure.frames[index]
         let png = structure.framePNG(index)
-        let frameRequest = DecodeRequest(pixelFormat: .rgba8, maxPixelCount: request.maxPixelCount)
+        var frameRequest = DecodeRequest(pixelFormat: .rgba8, maxPixelCount: request.maxPixelCount)
+        frameRequest.maxByteCount = request.maxByteCount
+        frameRequest.deadline = request.deadline
         let image: DecodedImage
         do {
             image = try png.withUnsafeBytes { try PNGImageCoder().decode($0, request: frameRequest) }

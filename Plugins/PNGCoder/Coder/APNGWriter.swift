@@ -28,7 +28,7 @@ struct APNGWriter {
                 try Self.writeChunk(
                     "acTL", [Self.bigEndian(frames.count), Self.bigEndian(max(0, loopCount))], to: output)
             }
-            try Self.writeChunk("fcTL", [Self.bigEndian(sequence), frameControl(frame)], to: output)
+            try Self.writeChunk("fcTL", [Self.bigEndian(sequence), Self.frameControl(frame)], to: output)
             sequence += 1
             for data in chunks.payloads("IDAT") {
                 if index == 0 {
@@ -45,7 +45,7 @@ struct APNGWriter {
 
     /// The fcTL fields after the sequence number: whole canvas, delay in milliseconds,
     /// dispose to background, blend source.
-    private func frameControl(_ frame: AnimationFrame) -> [UInt8] {
+    static func frameControl(_ frame: AnimationFrame) -> [UInt8] {
         let delay = UInt16(clamping: max(0, frame.durationMilliseconds))
         return Self.bigEndian(frame.image.width) + Self.bigEndian(frame.image.height) + Self.bigEndian(0)
             + Self.bigEndian(0) + [UInt8(delay >> 8), UInt8(delay & 0xFF), 0x03, 0xE8, 1, 0]
@@ -77,7 +77,7 @@ struct APNGWriter {
 }
 
 /// The chunks of a PNG that libpng just wrote (well formed by construction).
-private struct PNGChunks {
+struct PNGChunks {
     private var chunks: [(type: String, raw: ArraySlice<UInt8>, payload: ArraySlice<UInt8>)] = []
 
     init(_ png: [UInt8]) {

@@ -95,9 +95,14 @@ public struct PNGImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
             var reducedWidth: UInt32 = 0
             var reducedHeight: UInt32 = 0
             png_shim_reduced_size(&header, UInt32(factor), &reducedWidth, &reducedHeight)
+            let working = Int(clamping: png_shim_reduced_working_bytes(&header, UInt32(factor)))
+            let output = Int(reducedWidth) * Int(reducedHeight) * 4
+            try request.checkByteCount(working.addingReportingOverflow(output), what: "a row-streamed thumbnail")
             pixels = try request.makeBuffer(width: Int(reducedWidth), height: Int(reducedHeight), format: .rgba8)
             try ShimCall.png.run {
-                png_shim_read_reduced(reader!, UInt32(factor), pixels.baseAddress, pixels.bytesPerRow, &$0)
+                png_shim_read_reduced(
+                    reader!, UInt32(factor), pixels.baseAddress, pixels.bytesPerRow,
+                    UInt64(max(0, request.maxByteCount)), request.deadline?.monotonicNanoseconds ?? 0, &$0)
             }
         } else {
             pixels = try request.makeBuffer(

@@ -7,7 +7,8 @@ extension ShimIncrementalDecoder {
     static func png(request: DecodeRequest) throws -> ShimIncrementalDecoder {
         guard
             let state = png_shim_incremental_create(
-                request.pixelFormat == .rgba16, UInt64(max(0, request.maxPixelCount)))
+                request.pixelFormat == .rgba16, UInt64(max(0, request.maxPixelCount)),
+                UInt64(max(0, request.maxByteCount)))
         else { throw ImageCodingError(.outOfMemory, "could not start an incremental PNG decode") }
         return ShimIncrementalDecoder(
             state: state, request: request, call: .png,

@@ -1,4 +1,5 @@
 /* Error plumbing, the memory source and the RGBA transforms shared by all PNG shim paths. */
+#include <stdio.h>
 #include <string.h>
 
 #include "png_shim_internal.h"
@@ -12,6 +13,8 @@ webimage_status png_shim_caught(const png_shim_session *session, webimage_error 
 
 static void on_error(png_structp png, png_const_charp message) {
     png_shim_session *session = png_get_error_ptr(png);
+    /* A header over the user limits: keep the reason on_warning wrote, not "Invalid IHDR data". */
+    if (session->forced_status == WEBIMAGE_STATUS_TOO_LARGE && session->message[0] != '\0') png_longjmp(png, 1);
     size_t length = strlen(message);
     if (length >= PNG_SHIM_MESSAGE_SIZE) length = PNG_SHIM_MESSAGE_SIZE - 1;
     memcpy(session->message, message, length);
@@ -19,16 +22,22 @@ static void on_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/** libpng warns "Image width (or height) exceeds user limit in IHDR" just before its error. */
 static void on_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+    png_shim_session *session = png_get_error_ptr(png);
+    if (strstr(message, "exceeds user limit") == NULL) return;
+    session->forced_status = WEBIMAGE_STATUS_TOO_LARGE;
+    snprintf(session->message, sizeof session->message, "image too large: the %s exceeds the limit of %u pixels a side",
+             strstr(message, "height") != NULL ? "height" : "width", PNG_SHIM_MAX_SIDE);
 }
 
 png_structp png_shim_create_read(png_shim_session *session) {
     memset(session->message, 0, sizeof session->message);
     session->truncated = 0;
     session->forced_status = WEBIMAGE_STATUS_OK;
-    return png_create_read_struct(PNG_LIBPNG_VER_STRING, session, on_error, on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, session, on_error, on_warning);
+    if (png != NULL) png_set_user_limits(png, PNG_SHIM_MAX_SIDE, PNG_SHIM_MAX_SIDE);
+    return png;
 }
 
 static void read_from_memory(png_structp png, png_bytep out, size_t count) {

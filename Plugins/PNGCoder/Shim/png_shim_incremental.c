@@ -9,6 +9,7 @@ struct png_shim_incremental {
     png_structp png;
     png_infop info;
     uint64_t max_pixel_count;
+    uint64_t max_byte_count;
     int sixteen_bit_requested;
     png_shim_canvas canvas;
     uint8_t *pixels;
@@ -26,6 +27,13 @@ static void on_info(png_structp png, png_infop info) {
     char message[PNG_SHIM_MESSAGE_SIZE];
     webimage_error limit = {message, sizeof message};
     if (webimage_check_pixel_limit(header.width, header.height, decoder->max_pixel_count, &limit) !=
+        WEBIMAGE_STATUS_OK) {
+        decoder->session.forced_status = WEBIMAGE_STATUS_TOO_LARGE;
+        png_error(png, message);
+    }
+    /* The canvas, and the copy of it the host hands out as the image so far. */
+    uint64_t canvas_bytes = (uint64_t)header.width * header.height * (header.bit_depth == 16 ? 8 : 4);
+    if (webimage_check_byte_limit(canvas_bytes * 2, decoder->max_byte_count, "the canvas and its copy", &limit) !=
         WEBIMAGE_STATUS_OK) {
         decoder->session.forced_status = WEBIMAGE_STATUS_TOO_LARGE;
         png_error(png, message);
@@ -65,18 +73,18 @@ static void on_end(png_structp png, png_infop info) {
     decoder->canvas.complete = 1;
 }
 
-png_shim_incremental *png_shim_incremental_create(bool sixteen_bit, uint64_t max_pixel_count) {
+png_shim_incremental *png_shim_incremental_create(bool sixteen_bit, uint64_t max_pixel_count, uint64_t max_byte_count) {
     png_shim_incremental *decoder = calloc(1, sizeof *decoder);
     if (decoder == NULL) return NULL;
     decoder->sixteen_bit_requested = sixteen_bit;
     decoder->max_pixel_count = max_pixel_count;
+    decoder->max_byte_count = max_byte_count;
     decoder->png = png_shim_create_read(&decoder->session);
     if (decoder->png != NULL) decoder->info = png_create_info_struct(decoder->png);
     if (decoder->png == NULL || decoder->info == NULL) {
         png_shim_incremental_destroy(decoder);
         return NULL;
     }
-    png_set_user_limits(decoder->png, 0x7FFFFFFF, 0x7FFFFFFF);
     png_set_progressive_read_fn(decoder->png, decoder, on_info, on_row, on_end);
     return decoder;
 }

@@ -9,6 +9,13 @@
 /** Size of the message buffer every libpng session keeps for its error callback. */
 #define PNG_SHIM_MESSAGE_SIZE 256
 
+/**
+ * The most pixels a side may have: libpng's own default user limit (PNG_USER_WIDTH_MAX),
+ * kept for every reader. Wider or taller headers fail with TOO_LARGE before libpng sizes
+ * a row buffer (a row of 1,000,000 RGBA16 pixels is 8 MB).
+ */
+#define PNG_SHIM_MAX_SIDE 1000000u
+
 /** Per-session state reachable from libpng's callbacks. */
 typedef struct png_shim_session {
     char message[PNG_SHIM_MESSAGE_SIZE];
@@ -21,7 +28,10 @@ typedef struct png_shim_session {
     size_t offset;
 } png_shim_session;
 
-/** Creates a read struct whose errors land in `session` (libpng then longjmps). */
+/**
+ * Creates a read struct whose errors land in `session` (libpng then longjmps), with
+ * PNG_SHIM_MAX_SIDE as libpng's user limits: a header over them is TOO_LARGE.
+ */
 png_structp png_shim_create_read(png_shim_session *session);
 
 /** Makes libpng read from `session`'s bytes. */

@@ -49,7 +49,6 @@ webimage_status png_shim_open(const uint8_t *bytes, size_t size, bool sixteen_bi
         return status;
     }
     png_shim_use_memory_source(reader->png, &reader->session);
-    png_set_user_limits(reader->png, 0x7FFFFFFF, 0x7FFFFFFF);
     png_read_info(reader->png, reader->info);
     png_shim_fill_header(reader->png, reader->info, &reader->header);
     reader->sixteen_bit = sixteen_bit && reader->header.bit_depth == 16;

@@ -63,14 +63,28 @@ static void write_means(const block_sum *sums, uint32_t width, uint32_t height, 
     }
 }
 
+/** Bytes of libpng's row buffers for the widest row its transforms make (8 bytes a pixel). */
+static uint64_t libpng_row_bytes(const png_shim_header *header) { return ((uint64_t)header->width * 8 + 64) * 2; }
+
+uint64_t png_shim_reduced_working_bytes(const png_shim_header *header, uint32_t factor) {
+    uint32_t out_width = 0, out_height = 0;
+    png_shim_reduced_size(header, factor, &out_width, &out_height);
+    uint64_t sums = (uint64_t)out_width * out_height * sizeof(block_sum);
+    uint64_t rows = (uint64_t)header->width * (4 + 1 + sizeof(uint32_t));
+    return sums + rows + libpng_row_bytes(header);
+}
+
 webimage_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, void *pixels, size_t stride,
-                                      webimage_error *error) {
+                                      uint64_t max_byte_count, uint64_t deadline_ns, webimage_error *error) {
     png_structp png = png_shim_reader_png(reader);
     png_infop info = png_shim_reader_info(reader);
     const png_shim_header *header = png_shim_reader_header(reader);
     if (factor == 0) factor = 1;
     uint32_t out_width = 0, out_height = 0;
     png_shim_reduced_size(header, factor, &out_width, &out_height);
+    uint64_t needed = png_shim_reduced_working_bytes(header, factor) + (uint64_t)out_width * out_height * 4;
+    webimage_status limit = webimage_check_byte_limit(needed, max_byte_count, "a row-streamed thumbnail", error);
+    if (limit != WEBIMAGE_STATUS_OK) return limit;
     int palette = header->color_type == PNG_COLOR_TYPE_PALETTE;
     block_sum *sums = calloc((size_t)out_width * out_height, sizeof *sums);
     uint8_t *row = malloc((size_t)header->width * 4);
@@ -103,6 +117,13 @@ webimage_status png_shim_read_reduced(png_shim_reader *reader, uint32_t factor, 
         uint32_t x_step = header->interlaced ? 1u << PNG_PASS_COL_SHIFT(pass) : 1;
         map_columns(blocks, columns, first_x, x_step, factor);
         for (uint32_t pass_row = 0; pass_row < rows; pass_row++) {
+            if (pass_row % 64 == 63 && webimage_deadline_passed(deadline_ns)) {
+                free(sums);
+                free(row);
+                free(indices);
+                free(blocks);
+                return webimage_fail_deadline(error);
+            }
             uint32_t y = header->interlaced ? PNG_ROW_FROM_PASS_ROW(pass_row, pass) : pass_row;
             if (palette) {
                 png_read_row(png, indices, NULL);

@@ -6,7 +6,10 @@ extension ShimIncrementalDecoder {
     /// transparent black, trait `.partial`), then the whole image. Animations show their first
     /// frame once the last bytes arrive.
     static func webp(request: DecodeRequest) throws -> ShimIncrementalDecoder {
-        guard let state = webp_shim_incremental_create(UInt64(max(0, request.maxPixelCount))) else {
+        guard
+            let state = webp_shim_incremental_create(
+                UInt64(max(0, request.maxPixelCount)), UInt64(max(0, request.maxByteCount)))
+        else {
             throw ImageCodingError(.outOfMemory, "could not start an incremental WebP decode")
         }
         return ShimIncrementalDecoder(

@@ -29,11 +29,16 @@ final class WebPAnimationSource: AnimatedImageSource {
     }
 
     /// The composited canvas of frame `index` at full canvas size (thumbnail boxes are left
-    /// to the host).
+    /// to the host). The shim's canvas, its scratch canvas and the output (4 bytes a pixel
+    /// each) are checked against `request.maxByteCount` first.
     func decodeFrame(at index: Int, request: DecodeRequest) throws -> DecodedImage {
         guard index >= 0, index < info.frameCount else {
             throw ImageCodingError(.invalidArgument, "no frame \(index) in an animation of \(info.frameCount) frames")
         }
+        try request.checkPixelCount(width: info.width, height: info.height)
+        try request.checkByteCount(
+            (info.width * info.height).multipliedReportingOverflow(by: 12), what: "the canvases and a frame")
+        try request.checkDeadline("before frame \(index)")
         let pixels = try request.makeBuffer(width: info.width, height: info.height, format: .rgba8)
         do {
             try ShimCall.webp.run {

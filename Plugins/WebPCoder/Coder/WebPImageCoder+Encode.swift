@@ -48,18 +48,18 @@ extension WebPImageCoder {
         return try Self.take(output)
     }
 
-    private func checkFormat(_ request: EncodeRequest) throws {
+    func checkFormat(_ request: EncodeRequest) throws {
         guard request.format == Self.format.name else {
             throw ImageCodingError(.invalidArgument, "the WebP coder cannot encode '\(request.format)'")
         }
     }
 
-    private static func encoding(_ request: EncodeRequest) -> webp_shim_encoding {
+    static func encoding(_ request: EncodeRequest) -> webp_shim_encoding {
         webp_shim_encoding(quality: Float(min(max(request.quality, 0), 1) * 100), lossless: request.lossless ? 1 : 0)
     }
 
     /// Takes ownership of the animation encoder's output (freed with webp_shim_free), without a copy.
-    private static func take(_ output: webp_shim_output) throws -> EncodedImageData {
+    static func take(_ output: webp_shim_output) throws -> EncodedImageData {
         guard let bytes = output.bytes else { throw ImageCodingError(.internalError, "libwebp wrote no bytes") }
         return EncodedImageData(taking: bytes, count: output.size, deallocate: { webp_shim_free($0) })
     }

@@ -47,7 +47,9 @@ public struct WebPImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
         let box = request.thumbnailBox
         webp_shim_output_size(
             &header, UInt32(clamping: box?.width ?? 0), UInt32(clamping: box?.height ?? 0), &width, &height)
-        if header.needs_full_size_memory != 0 { try header.checkFullSize(against: request) }
+        if header.needs_full_size_memory != 0 {
+            try header.checkFullSize(against: request, outputPixels: Int(width) * Int(height))
+        }
         let pixels = try request.makeBuffer(width: Int(width), height: Int(height), format: .rgba8)
         try ShimCall.webp.run {
             webp_shim_decode(base, bytes.count, width, height, pixels.baseAddress, pixels.bytesPerRow, &$0)

@@ -13,11 +13,13 @@ extension webp_shim_header {
             traits: traits)
     }
 
-    /// Throws `.tooLarge` when the full canvas is over `request`'s limit.
-    func checkFullSize(against request: DecodeRequest) throws {
+    /// Throws `.tooLarge` when the full canvas is over `request`'s pixel limit, or when it
+    /// (4 bytes a pixel) and an output of `outputPixels` are over its byte limit.
+    func checkFullSize(against request: DecodeRequest, outputPixels: Int) throws {
         let pixels = Int(width) * Int(height)
         if request.maxPixelCount > 0 && pixels > request.maxPixelCount {
             throw ImageCodingError.tooLarge(width: Int(width), height: Int(height), limit: request.maxPixelCount)
         }
+        try request.checkByteCount((pixels + outputPixels) * 4, what: "a full-size plane")
     }
 }

@@ -84,57 +84,111 @@ webimage_status webp_shim_encode(const void *pixels, uint32_t width, uint32_t he
     return WEBIMAGE_STATUS_OK;
 }
 
-webimage_status webp_shim_encode_animation(const webp_shim_frame *frames, uint32_t count, uint32_t width,
-                                           uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
-                                           webp_shim_output *output, webimage_error *error) {
-    memset(output, 0, sizeof *output);
-    if (count == 0) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "an animation needs frames");
+struct webp_shim_animation_encoder {
+    WebPAnimEncoder *encoder;
+    WebPConfig config;
+    webp_shim_encoding encoding;
+    uint32_t width, height, expected, added;
+    uint64_t timestamp;
+};
+
+webimage_status webp_shim_animation_encoder_create(uint32_t width, uint32_t height, uint32_t frame_count,
+                                                   uint32_t loop_count, webp_shim_encoding encoding,
+                                                   webp_shim_animation_encoder **out, webimage_error *error) {
+    *out = NULL;
+    if (frame_count == 0) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "an animation needs frames");
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         return fail_encode(error, VP8_ENC_ERROR_BAD_DIMENSION);
     }
     if (loop_count > 65535) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "loop counts go up to 65535");
-    WebPConfig config;
-    if (!configure(&config, encoding))
+    webp_shim_animation_encoder *encoder = calloc(1, sizeof *encoder);
+    if (encoder == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
+    if (!configure(&encoder->config, encoding)) {
+        free(encoder);
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "invalid settings");
+    }
     WebPAnimEncoderOptions options;
     if (!WebPAnimEncoderOptionsInit(&options)) {
+        free(encoder);
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "libwebp version mismatch");
     }
     options.anim_params.loop_count = (int)loop_count;
-    WebPAnimEncoder *encoder = WebPAnimEncoderNew((int)width, (int)height, &options);
-    if (encoder == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not start the encoder");
+    encoder->encoder = WebPAnimEncoderNew((int)width, (int)height, &options);
+    if (encoder->encoder == NULL) {
+        free(encoder);
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not start the encoder");
+    }
+    encoder->encoding = encoding;
+    encoder->width = width;
+    encoder->height = height;
+    encoder->expected = frame_count;
+    *out = encoder;
+    return WEBIMAGE_STATUS_OK;
+}
+
+webimage_status webp_shim_animation_encoder_add(webp_shim_animation_encoder *encoder, const webp_shim_frame *frame,
+                                                webimage_error *error) {
+    if (encoder->added >= encoder->expected) {
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "more frames than announced");
+    }
+    WebPPicture picture;
     webimage_status status = WEBIMAGE_STATUS_OK;
-    uint64_t timestamp = 0;
-    for (uint32_t i = 0; i < count && status == WEBIMAGE_STATUS_OK; i++) {
-        WebPPicture picture;
-        if (!import(&picture, frames[i].pixels, width, height, frames[i].stride, frames[i].sixteen_bit,
-                    encoding.lossless)) {
-            status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not import the pixels");
-        } else if (timestamp > INT32_MAX) {
-            status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the animation is too long");
-        } else if (!WebPAnimEncoderAdd(encoder, &picture, (int)timestamp, &config)) {
-            status = fail_encode(error, picture.error_code);
-        }
-        WebPPictureFree(&picture);
-        timestamp += frames[i].duration_ms;
+    if (!import(&picture, frame->pixels, encoder->width, encoder->height, frame->stride, frame->sixteen_bit,
+                encoder->encoding.lossless)) {
+        status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "could not import the pixels");
+    } else if (encoder->timestamp > INT32_MAX) {
+        status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the animation is too long");
+    } else if (!WebPAnimEncoderAdd(encoder->encoder, &picture, (int)encoder->timestamp, &encoder->config)) {
+        status = fail_encode(error, picture.error_code);
+    }
+    WebPPictureFree(&picture);
+    if (status != WEBIMAGE_STATUS_OK) return status;
+    encoder->timestamp += frame->duration_ms;
+    encoder->added += 1;
+    return WEBIMAGE_STATUS_OK;
+}
+
+webimage_status webp_shim_animation_encoder_finish(webp_shim_animation_encoder *encoder, webp_shim_output *output,
+                                                   webimage_error *error) {
+    memset(output, 0, sizeof *output);
+    if (encoder->added != encoder->expected) {
+        return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "%u of %u frames were added", encoder->added,
+                              encoder->expected);
+    }
+    if (encoder->timestamp > INT32_MAX) {
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the animation is too long");
     }
     WebPData data;
     WebPDataInit(&data);
-    if (status == WEBIMAGE_STATUS_OK && timestamp > INT32_MAX) {
-        status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "the animation is too long");
-    }
-    if (status == WEBIMAGE_STATUS_OK &&
-        (!WebPAnimEncoderAdd(encoder, NULL, (int)timestamp, NULL) || !WebPAnimEncoderAssemble(encoder, &data))) {
-        status = webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, WebPAnimEncoderGetError(encoder));
-    }
-    WebPAnimEncoderDelete(encoder);
-    if (status != WEBIMAGE_STATUS_OK) {
+    if (!WebPAnimEncoderAdd(encoder->encoder, NULL, (int)encoder->timestamp, NULL) ||
+        !WebPAnimEncoderAssemble(encoder->encoder, &data)) {
         WebPDataClear(&data);
-        return status;
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, WebPAnimEncoderGetError(encoder->encoder));
     }
     output->bytes = (uint8_t *)data.bytes;
     output->size = data.size;
     return WEBIMAGE_STATUS_OK;
+}
+
+void webp_shim_animation_encoder_destroy(webp_shim_animation_encoder *encoder) {
+    if (encoder == NULL) return;
+    WebPAnimEncoderDelete(encoder->encoder);
+    free(encoder);
+}
+
+webimage_status webp_shim_encode_animation(const webp_shim_frame *frames, uint32_t count, uint32_t width,
+                                           uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
+                                           webp_shim_output *output, webimage_error *error) {
+    memset(output, 0, sizeof *output);
+    webp_shim_animation_encoder *encoder = NULL;
+    webimage_status status =
+        webp_shim_animation_encoder_create(width, height, count, loop_count, encoding, &encoder, error);
+    for (uint32_t i = 0; i < count && status == WEBIMAGE_STATUS_OK; i++) {
+        status = webp_shim_animation_encoder_add(encoder, &frames[i], error);
+    }
+    if (status == WEBIMAGE_STATUS_OK) status = webp_shim_animation_encoder_finish(encoder, output, error);
+    webp_shim_animation_encoder_destroy(encoder);
+    return status;
 }
 
 void webp_shim_free(void *pointer) { WebPFree(pointer); }

@@ -10,6 +10,7 @@
 
 struct webp_shim_incremental {
     uint64_t max_pixel_count;
+    uint64_t max_byte_count;
     /** Bytes seen before the header was complete, or the whole file of an animation. */
     uint8_t *pending;
     size_t pending_size;
@@ -24,9 +25,10 @@ struct webp_shim_incremental {
     webimage_status failure;
 };
 
-webp_shim_incremental *webp_shim_incremental_create(uint64_t max_pixel_count) {
+webp_shim_incremental *webp_shim_incremental_create(uint64_t max_pixel_count, uint64_t max_byte_count) {
     webp_shim_incremental *decoder = calloc(1, sizeof *decoder);
     if (decoder != NULL) decoder->max_pixel_count = max_pixel_count;
+    if (decoder != NULL) decoder->max_byte_count = max_byte_count;
     return decoder;
 }
 
@@ -67,6 +69,10 @@ static webimage_status start(webp_shim_incremental *decoder, int is_final, webim
     if (decoder->max_pixel_count > 0 && pixels > decoder->max_pixel_count) {
         return failed(decoder, webimage_fail(error, WEBIMAGE_STATUS_TOO_LARGE, "the image exceeds the pixel limit"));
     }
+    /* The canvas and the copy of it the host hands out as the image so far. */
+    webimage_status limit = webimage_check_byte_limit(pixels * WEBP_SHIM_CHANNELS * 2, decoder->max_byte_count,
+                                                      "the canvas and its copy", error);
+    if (limit != WEBIMAGE_STATUS_OK) return failed(decoder, limit);
     decoder->have_header = 1;
     size_t stride = (size_t)decoder->header.width * WEBP_SHIM_CHANNELS;
     decoder->pixels = calloc(decoder->header.height, stride);

@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -168,6 +169,15 @@ typedef struct webimage_decode_options {
     /** WEBIMAGE_DECODE_* bits. */
     uint32_t flags;
     uint32_t reserved;
+    /** Appended: the most bytes one decode may allocate in total (the output plus the
+     *  decoder's own buffers: rows, coefficient planes, canvases); a header that needs more
+     *  fails with WEBIMAGE_STATUS_TOO_LARGE before the allocation. 0 = no limit. Read it
+     *  only when struct_size covers it. */
+    uint64_t max_byte_count;
+    /** Appended: when the work must stop, in CLOCK_MONOTONIC nanoseconds (the same clock in
+     *  every process of the machine); a plugin that passes it (checked in its row and frame
+     *  loops, webimage_deadline_passed) fails with WEBIMAGE_STATUS_TIMED_OUT. 0 = none. */
+    uint64_t deadline_ns;
 } webimage_decode_options;
 
 /** A decoded image. `pixels` is allocated with webimage_host.allocate and owned by the host. */
@@ -262,6 +272,8 @@ typedef struct webimage_format {
 typedef struct webimage_incremental_decoder webimage_incremental_decoder;
 /** An open animated image, defined by the plugin. */
 typedef struct webimage_animation webimage_animation;
+/** An animation being encoded frame by frame, defined by the plugin. */
+typedef struct webimage_animation_encoder webimage_animation_encoder;
 
 /** The coder kind: decoding and encoding images. */
 typedef struct webimage_coder {
@@ -318,6 +330,26 @@ typedef struct webimage_coder {
     webimage_status (*_Nullable encode_animation)(const webimage_frame_view *_Nonnull frames, uint32_t frame_count,
                                                   const webimage_encode_options *_Nonnull options,
                                                   webimage_buffer *_Nonnull output, webimage_error *_Nonnull error);
+
+    /**
+     * Appended: an animation encoded one frame at a time, so that the host never holds every
+     * frame (a conversion decodes one frame, hands it over, decodes the next). All four are
+     * NULL or all four are set; read them only when struct_size covers them. `create` gets
+     * the canvas size every frame has and how many frames will be added; `add` takes one
+     * frame (the plugin copies what it keeps); `finish` writes the file into `output` after
+     * the last frame; `destroy` frees the encoder, finished or not.
+     */
+    webimage_status (*_Nullable animation_encoder_create)(uint32_t width, uint32_t height, uint32_t frame_count,
+                                                          const webimage_encode_options *_Nonnull options,
+                                                          webimage_animation_encoder *_Nullable *_Nonnull encoder,
+                                                          webimage_error *_Nonnull error);
+    webimage_status (*_Nullable animation_encoder_add)(webimage_animation_encoder *_Nonnull encoder,
+                                                       const webimage_frame_view *_Nonnull frame,
+                                                       webimage_error *_Nonnull error);
+    webimage_status (*_Nullable animation_encoder_finish)(webimage_animation_encoder *_Nonnull encoder,
+                                                          webimage_buffer *_Nonnull output,
+                                                          webimage_error *_Nonnull error);
+    void (*_Nullable animation_encoder_destroy)(webimage_animation_encoder *_Nullable encoder);
 } webimage_coder;
 
 /* ------------------------------------------------------------------ loader kind */
@@ -609,6 +641,46 @@ static inline webimage_status webimage_check_pixel_limit(uint32_t width, uint32_
     return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
                           "image too large: %" PRIu32 "×%" PRIu32 " pixels exceed the limit of %" PRIu64 " pixels",
                           width, height, max_pixel_count);
+}
+
+/**
+ * Checks that a decode needing `byte_count` bytes in total stays within `max_byte_count`
+ * (webimage_decode_options.max_byte_count; 0 = no limit). Returns WEBIMAGE_STATUS_OK when it
+ * fits, else WEBIMAGE_STATUS_TOO_LARGE with the host's wording in `error`: "image too large:
+ * decoding <what> needs <byte_count> bytes, over the limit of <max_byte_count> bytes".
+ */
+static inline webimage_status webimage_check_byte_limit(uint64_t byte_count, uint64_t max_byte_count,
+                                                        const char *_Nonnull what, webimage_error *_Nonnull error) {
+    if (max_byte_count == 0 || byte_count <= max_byte_count) return WEBIMAGE_STATUS_OK;
+    return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
+                          "image too large: decoding %s needs %" PRIu64 " bytes, over the limit of %" PRIu64 " bytes",
+                          what, byte_count, max_byte_count);
+}
+
+/**
+ * The CLOCK_MONOTONIC time in nanoseconds, the clock of webimage_decode_options.deadline_ns.
+ * A plugin compiled in strict ISO C (`-std=c11` without `_POSIX_C_SOURCE` 199309L or later)
+ * has no CLOCK_MONOTONIC: this returns 0 there, so its deadline checks never fire.
+ */
+static inline uint64_t webimage_monotonic_ns(void) {
+#ifdef CLOCK_MONOTONIC
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+#else
+    return 0;
+#endif
+}
+
+/** True when `deadline_ns` (webimage_decode_options.deadline_ns; 0 = none) has passed. */
+static inline bool webimage_deadline_passed(uint64_t deadline_ns) {
+    uint64_t now = deadline_ns != 0 ? webimage_monotonic_ns() : 0;
+    return now != 0 && now >= deadline_ns;
+}
+
+/** The reason for a passed deadline: WEBIMAGE_STATUS_TIMED_OUT, "the decode passed its deadline". */
+static inline webimage_status webimage_fail_deadline(webimage_error *_Nonnull error) {
+    return webimage_fail(error, WEBIMAGE_STATUS_TIMED_OUT, "the decode passed its deadline");
 }
 
 /* ------------------------------------------------------------------ configuration (cache kinds) */

@@ -12,6 +12,8 @@ extension webimage_decode_options {
         }
         max_pixel_count = UInt64(max(0, request.maxPixelCount))
         flags = request.firstFrameOnly ? WEBIMAGE_DECODE_FIRST_FRAME_ONLY : 0
+        max_byte_count = UInt64(max(0, request.maxByteCount))
+        deadline_ns = request.deadlineNanoseconds
     }
 }
 
@@ -26,6 +28,8 @@ extension DecodeRequest {
             maxPixelCount: Int(clamping: copy.max_pixel_count),
             firstFrameOnly: copy.flags & WEBIMAGE_DECODE_FIRST_FRAME_ONLY != 0,
             allocator: allocator)
+        maxByteCount = Int(clamping: copy.max_byte_count)
+        deadline = copy.deadline_ns == 0 ? nil : DecodeDeadline(monotonicNanoseconds: copy.deadline_ns)
     }
 }
 

@@ -15,32 +15,49 @@ extension CodersManager {
 
     /// Decodes frame `index` of `animation`, resized to `options.thumbnail` when one is given.
     /// Frames carry no EXIF orientation, so `options.appliesOrientation` does not apply.
-    /// - Throws: ``ImageCodingError``.
+    ///
+    /// Before decoding, the animation is checked against `options.maxFrameCount` and
+    /// `options.maxAnimationByteCount` (the coder's canvas and this frame), and the deadline
+    /// (`options.deadline`, else `options.timeLimit` from now) against the clock.
+    /// - Throws: ``ImageCodingError``: `.tooLarge` over a limit, `.timedOut` past the deadline.
     public func decodeFrame(
         _ index: Int, of animation: any AnimatedImageSource, options: DecodeOptions = DecodeOptions()
     )
         throws -> DecodedImage
     {
-        let request = DecodeRequest(pixelFormat: options.pixelFormat, maxPixelCount: options.maxPixelCount)
-        var image = try animation.decodeFrame(at: index, request: request)
-        if let thumbnail = options.thumbnail {
-            let target = thumbnail.targetSize(sourceWidth: image.width, sourceHeight: image.height)
-            if target != (image.width, image.height) {
-                image.pixels = try ImageResizer.resize(image.pixels, width: target.width, height: target.height)
-            }
+        let info = animation.info
+        let target = options.thumbnail?.targetSize(sourceWidth: info.width, sourceHeight: info.height)
+        try AnimationBudget(options).check(info, heldFrames: 1, frameSize: (info.width, info.height))
+        let deadline = options.startDeadline()
+        try deadline?.check("before frame \(index) of \(info.frameCount)")
+        var image = try animation.decodeFrame(at: index, request: options.request(deadline: deadline))
+        if let target, target != (image.width, image.height) {
+            image.pixels = try ImageResizer.resize(
+                image.pixels, width: target.width, height: target.height, deadline: deadline)
         }
         return image
     }
 
     /// Decodes every frame at once (each resized as ``decodeFrame(_:of:options:)`` does) with
-    /// its duration: the "preload all frames" choice, which holds `frameCount` canvases.
-    /// - Throws: ``ImageCodingError`` from the first frame that fails.
+    /// its duration: the "preload all frames" choice, which holds `frameCount` frames.
+    ///
+    /// Checked before the first frame: `options.maxFrameCount`, and
+    /// `options.maxAnimationByteCount` against every output frame (thumbnail-sized when a
+    /// thumbnail is asked for) plus the coder's full-size canvas. One deadline covers all
+    /// the frames and is checked before each.
+    /// - Throws: ``ImageCodingError`` from the first frame that fails, `.tooLarge` over a
+    ///   limit, `.timedOut` past the deadline.
     public func decodeAllFrames(of animation: any AnimatedImageSource, options: DecodeOptions = DecodeOptions())
         throws -> [AnimationFrame]
     {
-        try (0..<animation.info.frameCount).map { index in
+        let info = animation.info
+        let frameSize = options.thumbnail?.targetSize(sourceWidth: info.width, sourceHeight: info.height)
+        try AnimationBudget(options).check(
+            info, heldFrames: info.frameCount, frameSize: frameSize ?? (info.width, info.height))
+        let shared = options.withDeadlineStarted()
+        return try (0..<info.frameCount).map { index in
             AnimationFrame(
-                image: try decodeFrame(index, of: animation, options: options).pixels,
+                image: try decodeFrame(index, of: animation, options: shared).pixels,
                 durationMilliseconds: animation.frameDuration(at: index))
         }
     }

@@ -7,15 +7,15 @@ extension CodersManager {
 
     /// Decodes an image: chooses the coder, decodes (cheaply scaled when a thumbnail is
     /// asked for and the coder can), finishes the thumbnail resize and turns the pixels
-    /// upright.
+    /// upright. The limits of `options` (pixels, bytes, time) are passed to the coder,
+    /// which checks them before it allocates and in its row loops.
     /// - Throws: ``ImageCodingError``.
     public func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions = DecodeOptions()) throws
         -> DecodedImage
     {
         let coder = try coder(for: bytes)
-        var request = DecodeRequest(
-            pixelFormat: options.pixelFormat, maxPixelCount: options.maxPixelCount,
-            firstFrameOnly: options.firstFrameOnly)
+        let deadline = options.startDeadline()
+        var request = options.request(deadline: deadline)
         var storedTarget: (width: Int, height: Int)?
         if let thumbnail = options.thumbnail {
             let info = try coder.probe(bytes)
@@ -30,8 +30,10 @@ extension CodersManager {
             }
         }
         var image = try coder.decode(bytes, request: request)
+        try deadline?.check()
         if let storedTarget, (image.width, image.height) != storedTarget {
-            image.pixels = try ImageResizer.resize(image.pixels, width: storedTarget.width, height: storedTarget.height)
+            image.pixels = try ImageResizer.resize(
+                image.pixels, width: storedTarget.width, height: storedTarget.height, deadline: deadline)
         }
         if options.appliesOrientation && image.orientation != .up {
             image.pixels = try OrientationTransform.apply(image.orientation, to: image.pixels)

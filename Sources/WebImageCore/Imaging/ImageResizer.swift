@@ -7,17 +7,25 @@ import Dispatch
 /// streaming) and to fit images to a maximum pixel size before encoding.
 public enum ImageResizer {
     /// Returns a new `width` × `height` buffer in the same pixel format.
-    /// - Throws: ``ImageCodingError`` when the buffer cannot be allocated.
+    ///
+    /// With a `deadline` (a thumbnail finished after a decode), every output row first checks
+    /// it, and a resize still running when it passes stops with `.timedOut`. Default nil.
+    /// - Throws: ``ImageCodingError`` when the buffer cannot be allocated, `.timedOut` past
+    ///   the deadline.
     public static func resize(
-        _ source: PixelBuffer, width: Int, height: Int, allocator: PixelAllocator = .system
+        _ source: PixelBuffer, width: Int, height: Int, allocator: PixelAllocator = .system,
+        deadline: DecodeDeadline? = nil
     ) throws -> PixelBuffer {
         let output = try PixelBuffer(width: width, height: height, format: source.format, allocator: allocator)
         let columns = AxisWeights(sourceLength: source.width, targetLength: width)
         let rows = AxisWeights(sourceLength: source.height, targetLength: height)
         switch source.format {
-        case .rgba8: resample(source, into: output, columns: columns, rows: rows, channel: UInt8.self)
-        case .rgba16: resample(source, into: output, columns: columns, rows: rows, channel: UInt16.self)
+        case .rgba8:
+            resample(source, into: output, columns: columns, rows: rows, deadline: deadline, channel: UInt8.self)
+        case .rgba16:
+            resample(source, into: output, columns: columns, rows: rows, deadline: deadline, channel: UInt16.self)
         }
+        try deadline?.check("while resizing \(source.width)×\(source.height) to \(width)×\(height)")
         return output
     }
 
@@ -58,12 +66,13 @@ public enum ImageResizer {
     /// summed; the arithmetic per lane is the same as a plain per-channel loop. Bands of
     /// output rows run on several threads, each with its own ring (a source row on a band
     /// boundary is filtered by both bands, with the same result), all finished before this
-    /// returns.
+    /// returns. A band stops at the first output row that finds `deadline` passed (the caller
+    /// then throws).
     @_specialize(where Channel == UInt8)
     @_specialize(where Channel == UInt16)
     private static func resample<Channel: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
         _ source: PixelBuffer, into output: PixelBuffer, columns: AxisWeights, rows: AxisWeights,
-        channel: Channel.Type
+        deadline: DecodeDeadline?, channel: Channel.Type
     ) {
         let maxValue = Float(Channel.max)
         let width = output.width
@@ -79,6 +88,7 @@ public enum ImageResizer {
             ring.withUnsafeMutableBufferPointer { ring in
                 sums.withUnsafeMutableBufferPointer { sums in
                     for outputY in (band * rowsPerBand)..<min(output.height, (band + 1) * rowsPerBand) {
+                        if let deadline, deadline.hasPassed { break }
                         sums.update(repeating: .zero)
                         for weightIndex in rows.weightStart[outputY]..<rows.weightStart[outputY + 1] {
                             let rowWeight = rows.weights[weightIndex]

@@ -36,7 +36,7 @@ static answer decode(const uint8_t *data, size_t size, int allow_dc_path) {
     size_t bytes = (size_t)result.width * result.height * 4;
     result.pixels = calloc(bytes ? bytes : 1, 1);
     if (result.pixels == NULL) abort();
-    result.status = jpeg_shim_read_image(reader, result.pixels, (size_t)result.width * 4, &error);
+    result.status = jpeg_shim_read_image(reader, result.pixels, (size_t)result.width * 4, 0, &error);
     jpeg_shim_close(reader);
     return result;
 }

@@ -44,7 +44,7 @@ static void decode_animation(const uint8_t *data, size_t size, webimage_error *e
 }
 
 static void decode_incrementally(const uint8_t *data, size_t size, webimage_error *error) {
-    webp_shim_incremental *decoder = webp_shim_incremental_create(FUZZ_MAX_PIXELS);
+    webp_shim_incremental *decoder = webp_shim_incremental_create(FUZZ_MAX_PIXELS, 0);
     if (decoder == NULL) return;
     size_t piece = size % 61 + 1;
     for (size_t offset = 0; offset < size; offset += piece) {

@@ -77,6 +77,29 @@ webimage_status gif_shim_encode(const gif_shim_frame *_Nonnull frames, uint32_t 
                                 uint32_t loop_count, webimage_output_buffer *_Nonnull output,
                                 webimage_error *_Nonnull error);
 
+/** A GIF encoded frame by frame: giflib writes each frame as it is added. */
+typedef struct gif_shim_encoder gif_shim_encoder;
+
+/**
+ * Starts a GIF of `frame_count` frames of `width` × `height` (the loop extension, storing
+ * `loop_count`, when there is more than one). The file grows in the encoder's own memory.
+ */
+webimage_status gif_shim_encoder_create(uint32_t width, uint32_t height, uint32_t frame_count, uint32_t loop_count,
+                                        gif_shim_encoder *_Nullable *_Nonnull encoder, webimage_error *_Nonnull error);
+
+/** Quantises and writes the next frame, as gif_shim_encode does each of its frames. */
+webimage_status gif_shim_encoder_add(gif_shim_encoder *_Nonnull encoder, const gif_shim_frame *_Nonnull frame,
+                                     webimage_error *_Nonnull error);
+
+/**
+ * Ends the file after the announced number of frames (INVALID_ARGUMENT before); `bytes`
+ * and `size` are the file, valid until gif_shim_encoder_destroy.
+ */
+webimage_status gif_shim_encoder_finish(gif_shim_encoder *_Nonnull encoder, const uint8_t *_Nullable *_Nonnull bytes,
+                                        size_t *_Nonnull size, webimage_error *_Nonnull error);
+
+void gif_shim_encoder_destroy(gif_shim_encoder *_Nullable encoder);
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,11 +52,20 @@ webimage_status jpeg_shim_rescale(jpeg_shim_reader *_Nonnull reader, uint32_t sc
                                   uint32_t *_Nonnull height, webimage_error *_Nonnull error);
 
 /**
+ * Bytes libjpeg will allocate besides the output for this reader's file: the whole-image
+ * coefficient buffer of a progressive or multi-scan file (at full size whatever the DCT
+ * scaling), 0 for a single-scan file (its row buffers are a few rows of the width).
+ */
+uint64_t jpeg_shim_working_bytes(jpeg_shim_reader *_Nonnull reader);
+
+/**
  * Decodes into RGBA8 `pixels` (output size from jpeg_shim_open). Gray is replicated, CMYK
- * and YCCK become RGB; alpha is 255. A file that ends early fails with TRUNCATED.
+ * and YCCK become RGB; alpha is 255. A file that ends early fails with TRUNCATED; once
+ * `deadline_ns` (CLOCK_MONOTONIC, 0 = none) passes, the row loop stops with TIMED_OUT
+ * (checked every 64 rows).
  */
 webimage_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
-                                     webimage_error *_Nonnull error);
+                                     uint64_t deadline_ns, webimage_error *_Nonnull error);
 
 /**
  * Whether a 1/8-scale decode of this reader may take the DC fast path (on by default): for
@@ -89,7 +98,7 @@ uint32_t jpeg_shim_scale_for_box(uint32_t width, uint32_t height, uint32_t box_w
 typedef struct jpeg_shim_incremental jpeg_shim_incremental;
 
 /** Starts an incremental decode; images above `max_pixel_count` (0 = none) fail with TOO_LARGE. */
-jpeg_shim_incremental *_Nullable jpeg_shim_incremental_create(uint64_t max_pixel_count);
+jpeg_shim_incremental *_Nullable jpeg_shim_incremental_create(uint64_t max_pixel_count, uint64_t max_byte_count);
 
 /** Feeds the next bytes. `is_final` with an unfinished image gives WEBIMAGE_STATUS_TRUNCATED_DATA. */
 webimage_status jpeg_shim_incremental_append(jpeg_shim_incremental *_Nonnull decoder, const uint8_t *_Nullable bytes,

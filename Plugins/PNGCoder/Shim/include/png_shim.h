@@ -85,20 +85,36 @@ void png_shim_reduced_size(const png_shim_header *_Nonnull header, uint32_t fact
                            uint32_t *_Nonnull height);
 
 /**
+ * Bytes png_shim_read_reduced allocates besides the output for `factor`: the block sums
+ * (one per output pixel), its row, index and column buffers and libpng's two row buffers,
+ * each proportional to the source width.
+ */
+uint64_t png_shim_reduced_working_bytes(const png_shim_header *_Nonnull header, uint32_t factor);
+
+/**
  * Decodes the image reduced by the integer `factor` (each output pixel is the
  * alpha-weighted mean of a factor × factor block) as RGBA8, streaming rows: memory is
- * proportional to the output, never to the full image (interlaced images too).
+ * proportional to the output and the source width, never to the full image (interlaced
+ * images too). It first checks png_shim_reduced_working_bytes against `max_byte_count`
+ * (TOO_LARGE; 0 = no limit) and stops with TIMED_OUT once `deadline_ns` (CLOCK_MONOTONIC,
+ * 0 = none) passes, checked every 64 rows.
  */
 webimage_status png_shim_read_reduced(png_shim_reader *_Nonnull reader, uint32_t factor, void *_Nonnull pixels,
-                                      size_t stride, webimage_error *_Nonnull error);
+                                      size_t stride, uint64_t max_byte_count, uint64_t deadline_ns,
+                                      webimage_error *_Nonnull error);
 
 void png_shim_close(png_shim_reader *_Nullable reader);
 
 /** An incremental decode (libpng's progressive reader). */
 typedef struct png_shim_incremental png_shim_incremental;
 
-/** Starts an incremental decode; images above `max_pixel_count` (0 = none) fail with TOO_LARGE. */
-png_shim_incremental *_Nullable png_shim_incremental_create(bool sixteen_bit, uint64_t max_pixel_count);
+/**
+ * Starts an incremental decode; images above `max_pixel_count` (0 = none), or whose canvas
+ * and the copy handed out need more than `max_byte_count` bytes (0 = none), fail with
+ * TOO_LARGE when the header arrives, before anything that size is allocated.
+ */
+png_shim_incremental *_Nullable png_shim_incremental_create(bool sixteen_bit, uint64_t max_pixel_count,
+                                                            uint64_t max_byte_count);
 
 /** Feeds the next bytes. `is_final` with an unfinished image gives WEBIMAGE_STATUS_TRUNCATED_DATA. */
 webimage_status png_shim_incremental_append(png_shim_incremental *_Nonnull decoder, const uint8_t *_Nullable bytes,

@@ -97,8 +97,12 @@ void webp_shim_animation_close(webp_shim_animation *_Nullable animation);
 /** An incremental decode on libwebp's WebPIDecoder. */
 typedef struct webp_shim_incremental webp_shim_incremental;
 
-/** Starts an incremental decode; images above `max_pixel_count` (0 = none) fail with TOO_LARGE. */
-webp_shim_incremental *_Nullable webp_shim_incremental_create(uint64_t max_pixel_count);
+/**
+ * Starts an incremental decode; images above `max_pixel_count` (0 = none), or whose canvas
+ * and the copy handed out need more than `max_byte_count` bytes (0 = none), fail with
+ * TOO_LARGE once the header has arrived, before the canvas is allocated.
+ */
+webp_shim_incremental *_Nullable webp_shim_incremental_create(uint64_t max_pixel_count, uint64_t max_byte_count);
 
 /**
  * Feeds the next bytes. `is_final` with an unfinished image gives TRUNCATED. Animations
@@ -157,6 +161,28 @@ typedef struct webp_shim_frame {
 webimage_status webp_shim_encode_animation(const webp_shim_frame *_Nonnull frames, uint32_t count, uint32_t width,
                                            uint32_t height, uint32_t loop_count, webp_shim_encoding encoding,
                                            webp_shim_output *_Nonnull output, webimage_error *_Nonnull error);
+
+/**
+ * An animation encoded frame by frame on libwebp's WebPAnimEncoder, which keeps only what it
+ * needs to choose each frame's encoding (the previous canvases), never every frame.
+ */
+typedef struct webp_shim_animation_encoder webp_shim_animation_encoder;
+
+/** Starts an animation of `frame_count` frames of `width` × `height` playing `loop_count` times. */
+webimage_status webp_shim_animation_encoder_create(uint32_t width, uint32_t height, uint32_t frame_count,
+                                                   uint32_t loop_count, webp_shim_encoding encoding,
+                                                   webp_shim_animation_encoder *_Nullable *_Nonnull encoder,
+                                                   webimage_error *_Nonnull error);
+
+/** Encodes the next frame (canvas-sized pixels). */
+webimage_status webp_shim_animation_encoder_add(webp_shim_animation_encoder *_Nonnull encoder,
+                                                const webp_shim_frame *_Nonnull frame, webimage_error *_Nonnull error);
+
+/** Assembles the file after the announced frames, in libwebp's memory (free with webp_shim_free). */
+webimage_status webp_shim_animation_encoder_finish(webp_shim_animation_encoder *_Nonnull encoder,
+                                                   webp_shim_output *_Nonnull output, webimage_error *_Nonnull error);
+
+void webp_shim_animation_encoder_destroy(webp_shim_animation_encoder *_Nullable encoder);
 
 void webp_shim_free(void *_Nullable pointer);
 

@@ -41,8 +41,13 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
             table.animation_open != nil, table.animation_frame_duration != nil,
             table.animation_decode_frame != nil, table.animation_close != nil,
         ]
-        guard Set(incremental).count == 1, Set(animation).count == 1 else {
-            throw ImageCodingError(.invalidArgument, "incremental or animation functions are only partly set")
+        let animationEncoder = [
+            table.animation_encoder_create != nil, table.animation_encoder_add != nil,
+            table.animation_encoder_finish != nil, table.animation_encoder_destroy != nil,
+        ]
+        guard Set(incremental).count == 1, Set(animation).count == 1, Set(animationEncoder).count == 1 else {
+            throw ImageCodingError(
+                .invalidArgument, "incremental, animation or animation encoder functions are only partly set")
         }
         self.table = table
         self.pluginName = pluginName
@@ -181,7 +186,7 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
     }
 
     /// Runs an encode call and adopts the host-allocated bytes the plugin wrote, without a copy.
-    private func encodedBytes(
+    func encodedBytes(
         operation: String,
         _ body: (UnsafeMutablePointer<webimage_buffer>, UnsafeMutablePointer<webimage_error>) -> webimage_status
     ) throws -> EncodedImageData {

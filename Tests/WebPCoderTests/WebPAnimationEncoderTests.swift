@@ -1,0 +1,47 @@
+import Testing
+import WebImageCore
+import WebPCoder
+
+/// The WebP animation written frame by frame is the same file as the one written from all
+/// the frames at once, and the encoder refuses frames that do not fit.
+@Suite struct WebPAnimationEncoderTests {
+    let coder = WebPImageCoder()
+
+    func frames() throws -> [AnimationFrame] {
+        try (0..<3).map { index in
+            AnimationFrame(
+                image: try Pattern.buffer(width: 12, height: 9) { x, y in [x * 20, y * 25, index * 90, 255] },
+                durationMilliseconds: [40, 100, 250][index])
+        }
+    }
+
+    @Test func framesAddedOneByOneMakeTheSameFileAsAllAtOnce() throws {
+        let frames = try frames()
+        let request = EncodeRequest(format: "webp", lossless: true, loopCount: 3)
+        #expect(coder.encodesAnimationFrameByFrame(format: "webp"))
+        let encoder = try coder.makeAnimationEncoder(width: 12, height: 9, frameCount: 3, request: request)
+        for frame in frames { try encoder.add(frame) }
+        let streamed = try encoder.finish().bytes
+        #expect(streamed == (try coder.encodeAnimation(frames, request: request).bytes))
+        let animation = try coder.openAnimation(streamed)
+        #expect(animation.info.frameCount == 3 && animation.info.loopCount == 3)
+        #expect((0..<3).map { animation.frameDuration(at: $0) } == [40, 100, 250])
+        let last = try animation.decodeFrame(at: 2, request: DecodeRequest())
+        #expect(last.pixels.packedBytes() == frames[2].image.packedBytes())
+    }
+
+    @Test func framesThatDoNotFitAreRefused() throws {
+        let frames = try frames()
+        let encoder = try coder.makeAnimationEncoder(
+            width: 12, height: 9, frameCount: 2, request: EncodeRequest(format: "webp"))
+        let wrongSize = AnimationFrame(
+            image: try PixelBuffer(width: 4, height: 4, format: .rgba8), durationMilliseconds: 10)
+        #expect(throws: ImageCodingError(.invalidArgument, "all frames of a WebP animation must have the same size")) {
+            try encoder.add(wrongSize)
+        }
+        try encoder.add(frames[0])
+        #expect(throws: ImageCodingError(.invalidArgument, "1 of 2 frames were added")) { try encoder.finish() }
+        try encoder.add(frames[1])
+        #expect(throws: ImageCodingError(.invalidArgument, "more frames than announced")) { try encoder.add(frames[2]) }
+    }
+}
