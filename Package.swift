@@ -106,6 +106,7 @@ let coreTargets: [Target] = [
         name: "PluginIntegrationTests", dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier"],
         exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport", "WebImageTestSupport"]),
+    .testTarget(name: "ImageManagerTests", dependencies: ["WebImageCore", "WebImageTestSupport"]),
     .executableTarget(
         name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
     .testTarget(
