@@ -87,8 +87,10 @@ enum TestImages {
         images["other.jpg"] = try encode(gradient(width: 320, height: 200, opaque: true), "jpeg", coders)
         images["icon.png"] = try encode(gradient(width: 64, height: 48, opaque: false), "png", coders)
         images["wide.png"] = try encode(gradient(width: 200, height: 100, opaque: false), "png", coders)
-        images["anim.gif"] = try Fixture.bytes("gif/compressed.gif")
+        images["anim.gif"] = [UInt8](
+            try Data(contentsOf: BuildProducts.repository.appendingPathComponent("Examples/sample-images/orbit.gif")))
         images["not-an-image.png"] = Array("this is text, not a PNG".utf8)
+        images["reversed.bin"] = images["icon.png"]!.reversed()
         images["progressive.jpg"] = try progressive(try encode(noise(width: 320, height: 240), "jpeg", coders))
         return images
     }

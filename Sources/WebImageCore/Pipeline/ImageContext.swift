@@ -37,7 +37,7 @@ public struct ImageContext: Sendable {
     public var originalStoreCacheType: ImageCacheType?
     /// Where the final image is looked up; default `.all`.
     public var queryCacheType: ImageCacheType?
-    /// Where the original is looked up when the transformed image is missing; default `.disk`.
+    /// Where the original is looked up when the transformed image is missing; default `.all`.
     public var originalQueryCacheType: ImageCacheType?
     /// Turns the URL into the cache key; default the manager's, else the URL's absolute string.
     public var cacheKeyFilter: (any CacheKeyFilter)?

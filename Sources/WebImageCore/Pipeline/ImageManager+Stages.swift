@@ -143,12 +143,13 @@ extension ImageManager {
             var image = try chosen.decode(bytes, options: options)
             var frameCount = 1
             var animation: DecodedAnimation?
-            if image.traits.contains(.animated) {
-                if spec.firstFrameOnly {
-                    image.traits.remove(.animated)
-                } else {
-                    let info = try chosen.probe(bytes)
-                    frameCount = info.frameCount
+            if spec.firstFrameOnly {
+                image.traits.remove(.animated)
+            } else if Self.mayBeAnimated(image.format, coders: chosen) {
+                let info = try chosen.probe(bytes)
+                frameCount = info.frameCount
+                if frameCount > 1 {
+                    image.traits.insert(.animated)
                     if spec.preloadAllFrames {
                         let source = try chosen.openAnimation(bytes)
                         animation = DecodedAnimation(
@@ -163,6 +164,12 @@ extension ImageManager {
         } catch {
             throw .decode(ImageCodingError(.internalError, "\(error)"), url: url)
         }
+    }
+
+    /// True when the coder of `format` decodes animations (then the header says how many frames).
+    static func mayBeAnimated(_ format: String, coders: CodersManager) -> Bool {
+        guard let found = try? coders.coder(forFormat: format) else { return false }
+        return found.format.capabilities.contains(.decodeAnimation)
     }
 
     // MARK: transform

@@ -98,7 +98,7 @@ struct ImageRequestPlan: Sendable {
         storeCacheType = context.storeCacheType ?? .all
         originalStoreCacheType = context.originalStoreCacheType ?? .disk
         queryCacheType = context.queryCacheType ?? .all
-        originalQueryCacheType = context.originalQueryCacheType ?? .disk
+        originalQueryCacheType = context.originalQueryCacheType ?? .all
         serializer = context.cacheSerializer ?? manager.cacheSerializer
         encodeOptions = context.encodeOptions
         timeout = context.timeout
