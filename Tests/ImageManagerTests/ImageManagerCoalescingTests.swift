@@ -27,7 +27,9 @@ struct ImageManagerCoalescingTests {
     func oneDownloadManyDecodes() async throws {
         let harness = try ManagerHarness()
         let url = harness.slowURL("photo.jpg")
-        let sizes: [ThumbnailSize?] = [ThumbnailSize(width: 64, height: 64), ThumbnailSize(width: 128, height: 128), nil]
+        let sizes: [ThumbnailSize?] = [
+            ThumbnailSize(width: 64, height: 64), ThumbnailSize(width: 128, height: 128), nil,
+        ]
         let widths = try await withThrowingTaskGroup(of: Int.self) { group in
             for size in sizes + sizes {
                 var context = ImageContext()
@@ -129,7 +131,8 @@ struct ImageManagerCoalescingTests {
         try await Task.sleep(for: .milliseconds(200))
         let low = Recorder()
         let normal = Recorder()
-        let lowOperation = harness.manager.load(harness.url("icon.png"), options: .lowPriority, completed: low.completed)
+        let lowOperation = harness.manager.load(
+            harness.url("icon.png"), options: .lowPriority, completed: low.completed)
         try await Task.sleep(for: .milliseconds(100))
         harness.manager.load(harness.url("wide.png"), completed: normal.completed)
         try await Task.sleep(for: .milliseconds(100))

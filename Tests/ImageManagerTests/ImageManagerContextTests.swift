@@ -47,7 +47,9 @@ struct ImageManagerContextTests {
     struct SquareCoder: ImageCoder {
         var formats: [ImageFormat] { [ImageFormat(name: "square", mimeType: "image/x-square", capabilities: .decode)] }
         func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool { true }
-        func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo { ImageInfo(format: "square", width: 2, height: 2) }
+        func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
+            ImageInfo(format: "square", width: 2, height: 2)
+        }
         func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
             let pixels = try PixelBuffer(width: 2, height: 2, format: .rgba8)
             for y in 0..<2 { pixels.row(y).initializeMemory(as: UInt8.self, repeating: 255, count: 8) }
@@ -92,7 +94,8 @@ struct ImageManagerContextTests {
             context.encodeOptions = EncodeOptions(format: format)
             let folder = try TemporaryDirectory()
             context.imageCache = try Self.secondCache(harness, folder: folder)
-            let result = try await harness.manager.image(for: harness.url("photo.jpg"), options: .waitStoreCache, context: context)
+            let result = try await harness.manager.image(
+                for: harness.url("photo.jpg"), options: .waitStoreCache, context: context)
             let stored = try (context.imageCache as! ImageCache).disk.entry(forKey: result.cacheKey!)
             #expect(stored.map { Array([UInt8]($0.data).prefix(signature.count)) } == signature)
             withExtendedLifetime(folder) {}
@@ -170,7 +173,8 @@ struct ImageManagerContextTests {
         #expect(first.cacheKey == base)
         let second = try await harness.manager.image(for: base + "?v=2", context: context)
         #expect(second.cacheType == .memory)
-        let uncached = try await harness.manager.image(for: base + "?nocache=1", options: .waitStoreCache, context: context)
+        let uncached = try await harness.manager.image(
+            for: base + "?nocache=1", options: .waitStoreCache, context: context)
         #expect(uncached.cacheKey == nil)
         let again = try await harness.manager.image(for: base + "?nocache=1", context: context)
         #expect(again.cacheType == .none)
@@ -231,7 +235,9 @@ struct ImageManagerContextTests {
 
     /// Adds a 16×16 thumbnail for every URL whose path ends in `.png`.
     struct ThumbnailPNGs: ImageOptionsProcessor {
-        func process(url: URL, options: ImageManagerOptions, context: ImageContext) -> (ImageManagerOptions, ImageContext) {
+        func process(url: URL, options: ImageManagerOptions, context: ImageContext) -> (
+            ImageManagerOptions, ImageContext
+        ) {
             guard url.path.hasSuffix(".png") else { return (options, context) }
             var context = context
             context.thumbnail = ThumbnailSize(width: 16, height: 16)

@@ -208,7 +208,9 @@ struct ImageManagerFlowTests {
         await harness.manager.waitUntilIdle()
     }
 
-    @Test("a thumbnail is decoded at its size, cached under the thumbnail key without data; the disk keeps the full bytes")
+    @Test(
+        "a thumbnail is decoded at its size, cached under the thumbnail key without data; the disk keeps the full bytes"
+    )
     func thumbnail() async throws {
         let harness = try ManagerHarness()
         let url = harness.url("photo.jpg")
@@ -222,7 +224,8 @@ struct ImageManagerFlowTests {
         let cache = harness.imageCache()
         #expect(cache.imageFromMemory(forKey: thumbnailKey)?.width == 100)
         #expect(cache.imageFromMemory(forKey: url.absoluteString) == nil)
-        #expect(try cache.disk.entry(forKey: url.absoluteString).map { [UInt8]($0.data) } == harness.images["photo.jpg"])
+        #expect(
+            try cache.disk.entry(forKey: url.absoluteString).map { [UInt8]($0.data) } == harness.images["photo.jpg"])
 
         let other = try harness.makeManager()
         let fromDisk = try await other.image(for: url, context: context)
@@ -234,7 +237,8 @@ struct ImageManagerFlowTests {
         #expect(harness.requests("photo.jpg", atLeast: 1).count == 1)
     }
 
-    @Test("a transformer runs after decoding; the result is stored under the transformed key, the original on disk only")
+    @Test(
+        "a transformer runs after decoding; the result is stored under the transformed key, the original on disk only")
     func transformAndStore() async throws {
         let harness = try ManagerHarness()
         let url = harness.url("photo.jpg")
@@ -254,7 +258,8 @@ struct ImageManagerFlowTests {
         #expect(cache.imageFromMemory(forKey: key)?.width == 32)
         #expect(cache.imageFromMemory(forKey: url.absoluteString) == nil)
         #expect(try cache.disk.contains(key))
-        #expect(try cache.disk.entry(forKey: url.absoluteString).map { [UInt8]($0.data) } == harness.images["photo.jpg"])
+        #expect(
+            try cache.disk.entry(forKey: url.absoluteString).map { [UInt8]($0.data) } == harness.images["photo.jpg"])
 
         // A new manager finds the transformed image on disk (already transformed: no transform).
         let other = try harness.makeManager()
@@ -282,7 +287,10 @@ struct ImageManagerFlowTests {
             case .progress: break
             }
         }
-        #expect(!partials.isEmpty, "\(harness.images["progressive.jpg"]!.count) bytes, \(harness.manager.counters.partialDecodes) partial decodes")
+        #expect(
+            !partials.isEmpty,
+            "\(harness.images["progressive.jpg"]!.count) bytes, \(harness.manager.counters.partialDecodes) partial decodes"
+        )
         #expect(partials.allSatisfy { $0.isPartial && $0.width == 320 && $0.height == 240 })
         #expect(finals.count == 1 && finals[0].image?.isPartial == false)
         #expect(harness.manager.counters.partialDecodes >= partials.count)

@@ -23,7 +23,8 @@ struct ImageManagerOptionsTests {
     @Test("handle-cookies sends the cookies the server set; without it none is sent")
     func handleCookies() async throws {
         let harness = try ManagerHarness()
-        _ = try? await harness.manager.image(for: URL(string: "\(harness.nginx.http)/set-cookie")!, options: .handleCookies)
+        _ = try? await harness.manager.image(
+            for: URL(string: "\(harness.nginx.http)/set-cookie")!, options: .handleCookies)
         _ = try await harness.manager.image(for: harness.url("icon.png"), options: .handleCookies)
         _ = try await harness.manager.image(for: harness.url("wide.png"))
         #expect(harness.nginx.cookies(sentTo: "/static/icon.png") == ["webimage=yes"])
@@ -59,7 +60,8 @@ struct ImageManagerOptionsTests {
             for: url, options: [.transformAnimatedImage, .fromLoaderOnly, .preloadAllFrames], context: context)
         #expect(transformed.image?.width == 10 && transformed.image?.height == 10)
         #expect(transformed.animation?.frames.allSatisfy { $0.image.width == 10 } == true)
-        #expect(transformed.cacheKey == CacheKeys.transformedKey(url.absoluteString, transformerKey: "Resize(10x10,fill)"))
+        #expect(
+            transformed.cacheKey == CacheKeys.transformedKey(url.absoluteString, transformerKey: "Resize(10x10,fill)"))
         #expect(harness.manager.counters.transforms == 1)
     }
 

@@ -12,8 +12,12 @@ struct ImagePrefetcherTests {
         let progress = Mutex<[PrefetchProgress]>([])
         let completion = Mutex<[PrefetchProgress]>([])
 
-        var onProgress: @Sendable (PrefetchProgress) -> Void { { value in self.progress.withLock { $0.append(value) } } }
-        var onCompletion: @Sendable (PrefetchProgress) -> Void { { value in self.completion.withLock { $0.append(value) } } }
+        var onProgress: @Sendable (PrefetchProgress) -> Void {
+            { value in self.progress.withLock { $0.append(value) } }
+        }
+        var onCompletion: @Sendable (PrefetchProgress) -> Void {
+            { value in self.completion.withLock { $0.append(value) } }
+        }
 
         func waitForCompletion(seconds: Double = 30) async -> [PrefetchProgress] {
             let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
@@ -67,7 +71,8 @@ struct ImagePrefetcherTests {
         let first = Reports()
         let second = Reports()
         prefetcher.prefetch(["icon.png", "photo.jpg"].map { harness.url($0) }, completion: first.onCompletion)
-        prefetcher.prefetch(["photo.jpg", "wide.png", "other.jpg"].map { harness.url($0) }, completion: second.onCompletion)
+        prefetcher.prefetch(
+            ["photo.jpg", "wide.png", "other.jpg"].map { harness.url($0) }, completion: second.onCompletion)
         #expect(await first.waitForCompletion() == [PrefetchProgress(finished: 2, total: 2)])
         #expect(await second.waitForCompletion() == [PrefetchProgress(finished: 3, total: 3)])
         #expect(harness.requests("photo.jpg", atLeast: 1).count == 1)

@@ -170,7 +170,9 @@ final class Recorder: Sendable {
     /// Waits up to `seconds` for `count` completions.
     func wait(for count: Int, seconds: Double = 10) async -> [Result<ImageResult, ImageManagerError>] {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while completions.count < count, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        while completions.count < count, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         return completions
     }
 }

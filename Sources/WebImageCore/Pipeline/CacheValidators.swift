@@ -14,7 +14,8 @@ struct CacheValidators: Sendable, Equatable {
     }
 
     init?(extendedData: Data) {
-        let lines = String(decoding: extendedData, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: extendedData, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == 3, lines[0] == "webimage-validators-1" else { return nil }
         etag = lines[1].isEmpty ? nil : String(lines[1])
         lastModified = lines[2].isEmpty ? nil : String(lines[2])

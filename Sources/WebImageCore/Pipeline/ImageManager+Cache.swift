@@ -31,7 +31,9 @@ extension ImageManager {
         }
         if type.includesMemory, let image = imageCache.imageFromMemory(forKey: memoryKey) {
             var data: Data?
-            if plan.options.contains(.queryMemoryData) { data = try? await imageCache.diskEntry(forKey: lookupKey)?.data }
+            if plan.options.contains(.queryMemoryData) {
+                data = try? await imageCache.diskEntry(forKey: lookupKey)?.data
+            }
             return CacheHit(
                 payload: DecodedPayload(image: image, animation: nil, frameCount: image.frameCountGuess), data: data,
                 cacheType: .memory)
@@ -46,7 +48,7 @@ extension ImageManager {
         do {
             payload = try await decodedCachedBytes(
                 bytes, key: identity(imageCache) + "|" + lookupKey, plan: plan, spec: spec, relay: relay)
-        } catch where error.kind == .cancelled {
+        } catch  where error.kind == .cancelled {
             throw error
         } catch {
             return nil
@@ -86,7 +88,8 @@ extension ImageManager {
         else { return nil }
         if plan.queryCacheType.includesMemory { cache.storeInMemory(image, forKey: key) }
         return ImageResult(
-            image: image, animation: payload.animation, data: plan.decode.thumbnail == nil && plan.chain.isEmpty ? entry.data : nil,
+            image: image, animation: payload.animation,
+            data: plan.decode.thumbnail == nil && plan.chain.isEmpty ? entry.data : nil,
             cacheType: .disk, url: plan.url, cacheKey: key, scale: plan.scale, frameCount: payload.frameCount,
             metrics: ImageMetrics())
     }

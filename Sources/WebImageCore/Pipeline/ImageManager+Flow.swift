@@ -63,7 +63,8 @@ extension ImageManager {
                 if output.transformed, let image = output.image {
                     await store(plan) { await self.storeTransformed(plan, image: image) }
                 }
-                var result = cachedResult(plan, hit: hit, key: output.transformed ? finalKey : originalKey, started: started)
+                var result = cachedResult(
+                    plan, hit: hit, key: output.transformed ? finalKey : originalKey, started: started)
                 result.image = output.image
                 result.animation = output.animation
                 result.data = output.transformed ? nil : result.data
@@ -100,7 +101,7 @@ extension ImageManager {
                 output = try await transformed(
                     plan, count: plan.chain.count, source: .download(validators), relay: relay, forward: forward)
             }
-        } catch where error.loadingError?.kind == .notModified {
+        } catch  where error.loadingError?.kind == .notModified {
             return nil
         } catch {
             if FailedURLList.blocks(error) { failedURLs.insert(plan.urlString) }

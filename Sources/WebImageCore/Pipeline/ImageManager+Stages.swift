@@ -184,7 +184,8 @@ extension ImageManager {
         let key: String
         switch source {
         case .download(let validators):
-            key = plan.decodeKey + "|v\(validators?.etag ?? "")|\(validators?.lastModified ?? "")"
+            key =
+                plan.decodeKey + "|v\(validators?.etag ?? "")|\(validators?.lastModified ?? "")"
                 + (plan.options.contains(.progressiveLoad) ? "|progressive" : "")
                 + "|x\(plan.options.contains(.transformAnimatedImage) ? "a" : "")|" + chainKey
         case .cached(_, let cachedKey):
@@ -260,7 +261,8 @@ extension ImageManager {
         let box = TicketBox()
         let once = Mutex<CheckedContinuation<Result<Value, ImageManagerError>, Never>?>(nil)
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, ImageManagerError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<Value, ImageManagerError>, Never>) in
                 once.withLock { $0 = continuation }
                 let ticket = queue.enqueue(priority: relay.priority) {
                     let result = Result { () throws(ImageManagerError) in try body() }

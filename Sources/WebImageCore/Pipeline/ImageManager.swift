@@ -112,7 +112,9 @@ public final class ImageManager: Sendable {
         progress: (@Sendable (ImageEvent) -> Void)? = nil,
         completed: @escaping @Sendable (Result<ImageResult, ImageManagerError>) -> Void
     ) -> ImageOperation {
-        load(url.flatMap(URL.init(string:)), options: options, context: context, progress: progress, completed: completed)
+        load(
+            url.flatMap(URL.init(string:)), options: options, context: context, progress: progress, completed: completed
+        )
     }
 
     /// The image of `url`: the first completion (the cached image with
@@ -128,7 +130,8 @@ public final class ImageManager: Sendable {
         }
         let holder = Mutex<(operation: ImageOperation?, cancelled: Bool)>((nil, false))
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResult, ImageManagerError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<ImageResult, ImageManagerError>, Never>) in
                 let once = Mutex<CheckedContinuation<Result<ImageResult, ImageManagerError>, Never>?>(continuation)
                 let operation = load(url, options: options, context: context) { result in
                     once.withLock { $0.take() }?.resume(returning: result)
@@ -189,7 +192,9 @@ public final class ImageManager: Sendable {
 
     /// The cache key the final image of `url` is stored under with `context` (thumbnail and
     /// transformer keys included); nil when the cache key filter gives none.
-    public func cacheKey(for url: URL, options: ImageManagerOptions = [], context: ImageContext = ImageContext()) -> String? {
+    public func cacheKey(for url: URL, options: ImageManagerOptions = [], context: ImageContext = ImageContext())
+        -> String?
+    {
         let (options, context) = processed(url, options, context)
         return ImageRequestPlan(url: url, options: options, context: context, manager: self).finalKey
     }
@@ -219,7 +224,8 @@ public final class ImageManager: Sendable {
         guard let url, Self.isValid(url) else {
             let text = url?.absoluteString ?? "nil"
             DispatchQueue.global().async {
-                operation.end(with: .failure(ImageManagerError(.invalidURL, "'\(text)' is not a URL")), cancelling: false)
+                operation.end(
+                    with: .failure(ImageManagerError(.invalidURL, "'\(text)' is not a URL")), cancelling: false)
             }
             return operation
         }

@@ -71,7 +71,8 @@ public final class ImageOperation: Sendable {
             try? await Task.sleep(for: duration)
             guard !Task.isCancelled, let self else { return }
             self.end(
-                with: .failure(ImageManagerError(.timedOut, "no image within \(duration) for \(self.url?.absoluteString ?? "")")),
+                with: .failure(
+                    ImageManagerError(.timedOut, "no image within \(duration) for \(self.url?.absoluteString ?? "")")),
                 cancelling: true)
         }
         state.withLock { $0.timeout = task }

@@ -83,7 +83,12 @@ public final class ImagePrefetcher: Sendable {
             guard let (token, index, url) = next else { return }
             let once = Mutex(false)
             let operation = manager.load(url, options: options, context: context) { [self] result in
-                guard !once.withLock({ done in defer { done = true }; return done }) else { return }
+                guard
+                    !once.withLock({ done in
+                        defer { done = true }
+                        return done
+                    })
+                else { return }
                 var failed = false
                 var skipped = false
                 if case .failure(let error) = result {

@@ -15,7 +15,9 @@ struct ImageRequestPlan: Sendable {
 
         var key: String {
             var key = ""
-            if let thumbnail { key += "t\(thumbnail.width)x\(thumbnail.height)\(thumbnail.preservesAspectRatio ? "a" : "s")" }
+            if let thumbnail {
+                key += "t\(thumbnail.width)x\(thumbnail.height)\(thumbnail.preservesAspectRatio ? "a" : "s")"
+            }
             if let scaleDownPixelLimit { key += "l\(scaleDownPixelLimit)" }
             if firstFrameOnly { key += "f" }
             if preloadAllFrames { key += "p" }

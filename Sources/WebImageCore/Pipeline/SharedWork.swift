@@ -82,7 +82,9 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// Recomputes the priority; returns the handler to call when it changed.
-    private func raisePriority(_ state: inout State) -> (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)? {
+    private func raisePriority(_ state: inout State) -> (
+        @Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority
+    )? {
         let highest = state.subscribers.values.map(\.priority).max() ?? .low
         guard highest != state.priority else { return nil }
         state.priority = highest
@@ -91,7 +93,8 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Changes one subscriber's priority; the work follows the highest.
     func setPriority(_ priority: DownloadRequest.Priority, of id: Int) {
-        let change = state.withLock { state -> (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)? in
+        let change = state.withLock {
+            state -> (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)? in
             guard state.subscribers[id] != nil else { return nil }
             state.subscribers[id]?.priority = priority
             return raisePriority(&state)
@@ -102,7 +105,9 @@ final class SharedWork<Value: Sendable>: Sendable {
     /// Removes a subscriber (it gets no more events); the last one leaving cancels the work.
     func remove(_ id: Int) {
         let (cancel, change) = state.withLock {
-            state -> ((@Sendable () -> Void)?, (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)?) in
+            state -> (
+                (@Sendable () -> Void)?, (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)?
+            ) in
             guard state.subscribers.removeValue(forKey: id) != nil, !state.finished else { return (nil, nil) }
             guard state.subscribers.isEmpty else { return (nil, raisePriority(&state)) }
             state.finished = true

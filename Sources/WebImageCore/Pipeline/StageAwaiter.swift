@@ -50,7 +50,8 @@ enum StageAwaiter {
         let state = Mutex(State())
 
         func resume(_ result: Result<Value?, ImageManagerError>) {
-            let continuation = state.withLock { state -> CheckedContinuation<Result<Value?, ImageManagerError>, Never>? in
+            let continuation = state.withLock {
+                state -> CheckedContinuation<Result<Value?, ImageManagerError>, Never>? in
                 guard state.result == nil else { return nil }
                 state.result = result
                 defer { state.continuation = nil }
@@ -71,7 +72,8 @@ enum StageAwaiter {
     ) async throws(ImageManagerError) -> Value? {
         let box = Box<Value>()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value?, ImageManagerError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<Value?, ImageManagerError>, Never>) in
                 let ready = box.state.withLock { state -> Result<Value?, ImageManagerError>? in
                     if let result = state.result { return result }
                     if state.cancelled { return .failure(.cancelled) }

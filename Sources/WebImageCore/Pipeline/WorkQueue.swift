@@ -60,7 +60,8 @@ final class WorkQueue: Sendable {
             var jobs: [Job] = []
             while state.running < width, !state.queued.isEmpty {
                 var best = 0
-                for index in state.queued.indices.dropFirst() where state.queued[index].priority > state.queued[best].priority {
+                for index in state.queued.indices.dropFirst()
+                where state.queued[index].priority > state.queued[best].priority {
                     best = index
                 }
                 jobs.append(state.queued.remove(at: best))
