@@ -269,6 +269,7 @@ extension ImageManager {
                     once.withLock { $0.take() }?.resume(returning: result)
                 }
                 box.ticket.withLock { $0 = ticket }
+                box.relayID.withLock { $0 = relay.add { ticket.setPriority($0) } }
                 if Task.isCancelled, ticket.cancel() {
                     once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
                 }
@@ -278,13 +279,15 @@ extension ImageManager {
                 once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
             }
         }
+        if let relayID = box.relayID.withLock({ $0 }) { relay.remove(relayID) }
         return try result.get()
     }
 }
 
-/// The queue ticket of a job, set once it is queued.
+/// The queue ticket of a job, set once it is queued, and its place in the priority relay.
 final class TicketBox: Sendable {
     let ticket = Mutex<WorkQueueTicket?>(nil)
+    let relayID = Mutex<Int?>(nil)
 }
 
 extension Task where Success == Never, Failure == Never {
