@@ -8,7 +8,9 @@ struct BenchManagerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "manager",
         abstract: "Time the image manager: memory hits, coalescing, thumbnails of many downloads.",
-        subcommands: [BenchManagerMemoryHitCommand.self, BenchManagerCoalesceCommand.self, BenchManagerPipelineCommand.self])
+        subcommands: [
+            BenchManagerMemoryHitCommand.self, BenchManagerCoalesceCommand.self, BenchManagerPipelineCommand.self,
+        ])
 }
 
 /// Seconds of a duration, as a Double.

@@ -37,6 +37,9 @@ struct BenchManagerMemoryHitCommand: PluginHostCommand {
         }
         let median = times[times.count / 2]
         let p90 = times[times.count * 9 / 10]
-        print(String(format: "memory hit through the manager: median %.2f µs, p90 %.2f µs, min %.2f µs (%d calls)", median, p90, times[0], iterations))
+        print(
+            String(
+                format: "memory hit through the manager: median %.2f µs, p90 %.2f µs, min %.2f µs (%d calls)", median,
+                p90, times[0], iterations))
     }
 }

@@ -10,7 +10,8 @@ import WebImageCore
 /// plugins; rounds interleaved, each with a fresh cache, the minimum of each kept.
 struct BenchManagerPipelineCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pipeline", abstract: "Thumbnails of many downloads: manager vs decode alone vs fetch+decode by hand.")
+        commandName: "pipeline",
+        abstract: "Thumbnails of many downloads: manager vs decode alone vs fetch+decode by hand.")
 
     @OptionGroup var manager: ManagerOptions
 
@@ -42,19 +43,30 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
             let name = URL(string: url)?.lastPathComponent ?? ""
             return [UInt8](try Data(contentsOf: URL(fileURLWithPath: files).appendingPathComponent(name)))
         }
-        let loaders: [any ImageLoader] = try host.plugins(of: .loader).map { try host.adapter(PluginLoader.self, named: $0.name) }
+        let loaders: [any ImageLoader] = try host.plugins(of: .loader).map {
+            try host.adapter(PluginLoader.self, named: $0.name)
+        }
         var downloader = ImageDownloaderConfiguration()
         downloader.maxConcurrentDownloads = parallel
         var best = (pipeline: Double.infinity, decode: Double.infinity, byHand: Double.infinity)
         for round in 1...rounds {
             let decode = try decodeAlone(bytes, coders: coders, thumbnail: thumbnail)
-            let byHand = try fetchDecodeByHand(list, loaders: loaders, configuration: downloader, coders: coders, thumbnail: thumbnail, host: host)
+            let byHand = try fetchDecodeByHand(
+                list, loaders: loaders, configuration: downloader, coders: coders, thumbnail: thumbnail, host: host)
             let pipeline = try throughManager(list, host: host, configuration: downloader, context: context)
-            print(String(format: "round %d: manager %.3f s, decode alone (%d threads) %.3f s, fetch+decode+store by hand %.3f s", round, pipeline, threads, decode, byHand))
+            print(
+                String(
+                    format:
+                        "round %d: manager %.3f s, decode alone (%d threads) %.3f s, fetch+decode+store by hand %.3f s",
+                    round, pipeline, threads, decode, byHand))
             best = (min(best.pipeline, pipeline), min(best.decode, decode), min(best.byHand, byHand))
         }
-        print(String(format: "best: manager %.3f s, decode alone %.3f s, by hand %.3f s; manager / decode alone %.2f; overhead per image vs by hand %.1f µs",
-                     best.pipeline, best.decode, best.byHand, best.pipeline / best.decode, (best.pipeline - best.byHand) / Double(list.count) * 1e6))
+        print(
+            String(
+                format:
+                    "best: manager %.3f s, decode alone %.3f s, by hand %.3f s; manager / decode alone %.2f; overhead per image vs by hand %.1f µs",
+                best.pipeline, best.decode, best.byHand, best.pipeline / best.decode,
+                (best.pipeline - best.byHand) / Double(list.count) * 1e6))
     }
 
     /// Decodes every file (in memory) to the thumbnail on `threads` threads; seconds.
@@ -81,7 +93,8 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         _ urls: [String], loaders: [any ImageLoader], configuration: ImageDownloaderConfiguration,
         coders: CodersManager, thumbnail: ThumbnailSize?, host: PluginHost
     ) throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webimage-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var options = CacheConfiguration()
         options["directory"] = folder.path
@@ -120,11 +133,13 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
     private func throughManager(
         _ urls: [String], host: PluginHost, configuration: ImageDownloaderConfiguration, context: ImageContext
     ) throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webimage-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var cacheConfiguration = ImageCacheConfiguration()
         cacheConfiguration.directory = folder.path
-        let imageManager = try ImageManager(host: host, cacheConfiguration: cacheConfiguration, downloaderConfiguration: configuration)
+        let imageManager = try ImageManager(
+            host: host, cacheConfiguration: cacheConfiguration, downloaderConfiguration: configuration)
         let group = DispatchGroup()
         let failures = Atomic<Int>(0)
         let started = ContinuousClock.now
@@ -137,7 +152,9 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         }
         group.wait()
         runBlocking { await imageManager.waitUntilIdle() }
-        guard failures.load(ordering: .relaxed) == 0 else { throw CLIError("\(failures.load(ordering: .relaxed)) loads failed") }
+        guard failures.load(ordering: .relaxed) == 0 else {
+            throw CLIError("\(failures.load(ordering: .relaxed)) loads failed")
+        }
         return seconds(ContinuousClock.now - started)
     }
 }
