@@ -87,8 +87,8 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         return seconds(ContinuousClock.now - started)
     }
 
-    /// Downloads each URL, decodes it to the thumbnail on a queue as wide as the cores and
-    /// stores the bytes in a fresh disk cache, by hand with the same plugins; seconds.
+    /// Downloads each URL, decodes it to the thumbnail on one thread per core and stores the
+    /// bytes in a fresh disk cache, by hand with the same plugins; seconds.
     private func fetchDecodeByHand(
         _ urls: [String], loaders: [any ImageLoader], configuration: ImageDownloaderConfiguration,
         coders: CodersManager, thumbnail: ThumbnailSize?, host: PluginHost
@@ -100,32 +100,47 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         options["directory"] = folder.path
         let disk = try host.adapter(PluginDiskCacheBackend.self, named: "disk").open(options)
         let downloader = ImageDownloader(loaders: loaders, configuration: configuration)
-        let group = DispatchGroup()
+        // Downloads complete on the loader's thread into a list; one worker thread per core
+        // takes them from it, decodes and stores.
+        let pending = Mutex<[(url: String, bytes: [UInt8])?]>([])
+        let available = DispatchSemaphore(value: 0)
+        let remaining = Atomic<Int>(urls.count)
         let failures = Atomic<Int>(0)
-        let decodeSlots = DispatchSemaphore(value: ProcessInfo.processInfo.activeProcessorCount)
+        let finished = DispatchSemaphore(value: 0)
+        let workers = ProcessInfo.processInfo.activeProcessorCount
         let started = ContinuousClock.now
+        for _ in 0..<workers {
+            Thread {
+                while true {
+                    available.wait()
+                    guard let item = pending.withLock({ $0.removeFirst() }) else { return }
+                    let decoded = (try? coders.decode(item.bytes, options: DecodeOptions(thumbnail: thumbnail))) != nil
+                    let stored = (try? disk.store(Data(item.bytes), extendedData: nil, forKey: item.url)) != nil
+                    if !decoded || !stored { failures.add(1, ordering: .relaxed) }
+                    if remaining.subtract(1, ordering: .relaxed).newValue == 0 { finished.signal() }
+                }
+            }.start()
+        }
         for url in urls {
-            group.enter()
             downloader.download(DownloadRequest(url: url)) { result in
-                DispatchQueue.global().async {
-                    decodeSlots.wait()
-                    defer {
-                        decodeSlots.signal()
-                        group.leave()
-                    }
-                    guard case .success(let download) = result,
-                        (try? coders.decode(download.data, options: DecodeOptions(thumbnail: thumbnail))) != nil,
-                        (try? disk.store(Data(download.data), extendedData: nil, forKey: url)) != nil
-                    else {
-                        failures.add(1, ordering: .relaxed)
-                        return
-                    }
+                switch result {
+                case .success(let download):
+                    pending.withLock { $0.append((url, download.data)) }
+                    available.signal()
+                case .failure:
+                    failures.add(1, ordering: .relaxed)
+                    if remaining.subtract(1, ordering: .relaxed).newValue == 0 { finished.signal() }
                 }
             }
         }
-        group.wait()
+        finished.wait()
+        let elapsed = seconds(ContinuousClock.now - started)
+        pending.withLock { list in
+            for _ in 0..<workers { list.append(nil) }
+        }
+        for _ in 0..<workers { available.signal() }
         guard failures.load(ordering: .relaxed) == 0 else { throw CLIError("fetch+decode by hand failed") }
-        return seconds(ContinuousClock.now - started)
+        return elapsed
     }
 
     /// Every URL through a fresh manager (fresh disk cache), thumbnailed and stored; seconds
@@ -152,9 +167,15 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         }
         group.wait()
         runBlocking { await imageManager.waitUntilIdle() }
+        let elapsed = seconds(ContinuousClock.now - started)
         guard failures.load(ordering: .relaxed) == 0 else {
             throw CLIError("\(failures.load(ordering: .relaxed)) loads failed")
         }
-        return seconds(ContinuousClock.now - started)
+        let counters = imageManager.counters
+        guard counters.downloads == urls.count, counters.decodes == urls.count else {
+            throw CLIError(
+                "the manager made \(counters.downloads) downloads and \(counters.decodes) decodes for \(urls.count) URLs")
+        }
+        return elapsed
     }
 }
