@@ -5,7 +5,7 @@ import WebImageTestSupport
 
 /// Identical work runs once at every stage, counted at the server (nginx's log) and in the
 /// manager's counters.
-@Suite("ImageManager coalescing")
+@Suite("ImageManager coalescing", .serialized)
 struct ImageManagerCoalescingTests {
     @Test("100 identical concurrent requests: 1 request at the server, 1 decode")
     func hundredIdentical() async throws {
@@ -79,7 +79,7 @@ struct ImageManagerCoalescingTests {
         try await Task.sleep(for: .milliseconds(200))
         first.cancel()
         #expect(await leaving.wait(for: 1).first?.errorKind == .cancelled)
-        let stayed = await staying.wait(for: 1, seconds: 30)
+        let stayed = await staying.wait(for: 1)
         #expect(stayed.first?.value?.image?.width == 320)
         #expect(harness.requests("/slow/progressive.jpg", atLeast: 1).count == 1)
 
@@ -139,9 +139,9 @@ struct ImageManagerCoalescingTests {
         // A second request for the low one at high priority raises the shared download.
         let high = Recorder()
         harness.manager.load(harness.url("icon.png"), options: .highPriority, completed: high.completed)
-        _ = await blocker.wait(for: 1, seconds: 30)
-        _ = await normal.wait(for: 1, seconds: 30)
-        _ = await low.wait(for: 1, seconds: 30)
+        _ = await blocker.wait(for: 1)
+        _ = await normal.wait(for: 1)
+        _ = await low.wait(for: 1)
         let order = harness.requests("/static/", atLeast: 2).map { $0.split(separator: "|")[0] }
         #expect(order == ["/static/icon.png", "/static/wide.png"])
         #expect(high.completions.count == 1 && lowOperation.isFinished)
@@ -158,8 +158,8 @@ struct ImageManagerCoalescingTests {
         other.load(harness.url("anim.gif"), completed: normalAgain.completed)
         try await Task.sleep(for: .milliseconds(100))
         raised.priority = .high
-        _ = await normalAgain.wait(for: 1, seconds: 30)
-        _ = await lowAgain.wait(for: 1, seconds: 30)
+        _ = await normalAgain.wait(for: 1)
+        _ = await lowAgain.wait(for: 1)
         let later = harness.requests("/static/", atLeast: 4).map { $0.split(separator: "|")[0] }.suffix(2)
         #expect(Array(later) == ["/static/other.jpg", "/static/anim.gif"])
     }

@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// How wide the decode and transform stages run, and cancelling while they run.
-@Suite("ImageManager queues and cancellation points")
+@Suite("ImageManager queues and cancellation points", .serialized)
 struct ImageManagerQueueTests {
     /// Counts how many calls run at once; each call waits until released or `hold` passes.
     final class Concurrency: Sendable {

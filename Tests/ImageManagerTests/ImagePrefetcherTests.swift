@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// SDWebImagePrefetcher's behaviour on the manager, against nginx.
-@Suite("ImagePrefetcher")
+@Suite("ImagePrefetcher", .serialized)
 struct ImagePrefetcherTests {
     /// Collects a prefetch's progress reports and its completion.
     final class Reports: Sendable {
@@ -19,7 +19,7 @@ struct ImagePrefetcherTests {
             { value in self.completion.withLock { $0.append(value) } }
         }
 
-        func waitForCompletion(seconds: Double = 30) async -> [PrefetchProgress] {
+        func waitForCompletion(seconds: Double = 120) async -> [PrefetchProgress] {
             let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
             while completion.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(10))

@@ -57,7 +57,7 @@ final class ProgressiveDecoder: Sendable {
             return state.bytes
         }
         guard let snapshot else { return }
-        DispatchQueue.global(qos: .utility).async { [self] in
+        DispatchQueue.global().async { [self] in
             let image = decodePartial(snapshot)
             let send = state.withLock { state -> Bool in
                 state.decoding = false

@@ -70,7 +70,9 @@ final class WorkQueue: Sendable {
             return jobs
         }
         for job in jobs {
-            DispatchQueue.global(qos: job.priority == .high ? .userInitiated : .utility).async { [self] in
+            // One QoS for every job: the order comes from this queue's priorities, and a busy
+            // process must not starve low-priority threads.
+            DispatchQueue.global().async { [self] in
                 job.body()
                 state.withLock { $0.running -= 1 }
                 pump()
