@@ -66,7 +66,8 @@ install: deps
 	sed 's/@VERSION@/1.0.0/' Sources/CWebImagePlugin/webimage-plugin.pc.in > "$(PREFIX)/lib/pkgconfig/webimage-plugin.pc"; \
 	echo "Installed WebImage into $(PREFIX)"
 
-## demo: installs into out/prefix, lists the plugins, thumbnails the sample images (animations stay animated)
+## demo: installs into out/prefix, lists the plugins, thumbnails the sample images (animations stay animated), then
+## runs the image manager against a local nginx serving a copy of the samples (Examples/ManagerDemo/run-demo.sh)
 demo: install
 	@set -e; \
 	echo; echo "== $(PREFIX)/bin/webimage plugins list   (found with no flags, next to the executable)"; \
@@ -86,7 +87,9 @@ demo: install
 	  echo "== webimage convert $$image $(DEMO_OUTPUT)/$$stem-thumbnail.webp --thumbnail 160x160   (stays animated)"; \
 	  "$(PREFIX)/bin/webimage" convert "$$image" "$(DEMO_OUTPUT)/$$stem-thumbnail.webp" --thumbnail 160x160; \
 	done; \
-	echo; echo "Thumbnails are in $(DEMO_OUTPUT)"
+	echo; echo "Thumbnails are in $(DEMO_OUTPUT)"; \
+	echo; echo "== The image manager: prefetch, then get twice (network, then cache) with a thumbnail and a transformation"; \
+	sh Examples/ManagerDemo/run-demo.sh "$(PREFIX)/bin/webimage" Examples/sample-images
 
 ## bench: decode benchmarks on a make-corpus.sh corpus (CORPUS=dir, EXTRA=dir with the 640x480 and
 ## 4000x3000 PNGs of docs/performance.md), plugin and raw C library interleaved in one run

@@ -108,6 +108,7 @@ let coreTargets: [Target] = [
     .testTarget(
         name: "CLITests",
         dependencies: ["WebImageCore", "WebImageCLISupport", "WebImageTestSupport", "WebImageCoderVerifier"]),
+    .testTarget(name: "ImageManagerTests", dependencies: ["WebImageCore", "WebImageTestSupport"]),
     .executableTarget(
         name: "DiskCacheWriter", dependencies: ["WebImageCore", "DiskCache"], path: "Tests/DiskCacheWriter"),
     .testTarget(

@@ -14,7 +14,7 @@ struct WebImageCommand: ParsableCommand {
             """,
         subcommands: [
             PluginsCommand.self, InfoCommand.self, ConvertCommand.self, BenchCommand.self, CacheCommand.self,
-            FetchCommand.self,
+            FetchCommand.self, GetCommand.self, PrefetchCommand.self,
         ])
 
     /// Parses the arguments, sets up logging and runs the chosen command (``CommandMain/run(_:)``).

@@ -13,7 +13,7 @@ public final class ImageCache: ImageCaching {
     /// Turns images into the bytes stored on disk; nil: the original data, or an encoding by ``encode(_:)``.
     public let serializer: (any CacheSerializer)?
     /// Disk work runs here, one operation at a time, as SDWebImage's `ioQueue`.
-    private let ioQueue = DispatchQueue(label: "webimage.image-cache.io")
+    let ioQueue = DispatchQueue(label: "webimage.image-cache.io")
 
     public init(
         memory: (any MemoryCache)?, disk: any DiskCache, coders: CodersManager,
@@ -41,7 +41,7 @@ public final class ImageCache: ImageCaching {
         self.init(memory: memory, disk: disk, coders: coders, configuration: configuration)
     }
 
-    private func onIOQueue<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    func onIOQueue<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             ioQueue.async { continuation.resume(with: Result { try body() }) }
         }

@@ -43,6 +43,18 @@ public final class ImageDownloader: Sendable {
         subscribe(request, .init(events: nil, progress: progress, completion: completion))
     }
 
+    /// ``download(_:progress:completion:)`` that also reports the response and each chunk of
+    /// the body as it arrives (`events`, `.response` and `.data` only), for decoding while
+    /// downloading. Handlers run on the loader's thread and must not block.
+    @discardableResult
+    public func download(
+        _ request: DownloadRequest, events: @escaping @Sendable (DownloadEvent) -> Void,
+        progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<DownloadResult, ImageLoadingError>) -> Void
+    ) -> DownloadToken {
+        subscribe(request, .init(events: events, progress: progress, completion: completion))
+    }
+
     /// Downloads `request`; cancelling the calling task cancels this caller's download.
     /// - Throws: ``ImageLoadingError``.
     public func download(_ request: DownloadRequest) async throws(ImageLoadingError) -> DownloadResult {

@@ -1,0 +1,244 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import WebImageCLISupport
+import WebImageCore
+
+/// `webimage get URL...`: loads images through the image manager (memory cache, disk cache,
+/// loader; decode, thumbnail, transform, store) and tells where each came from.
+struct GetCommand: PluginHostCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Load images through the image manager: caches, loader, decoding, transformers.",
+        discussion: """
+            Several URLs run at once in one process (--sequential: one after another). The command \
+            exits after every store and revalidation it started has finished; the exit status is 1 \
+            when any URL failed. --options takes a comma-separated list of: \
+            \(ImageManagerOptions.named.map(\.name).joined(separator: ", ")).
+            """)
+
+    @OptionGroup var manager: ManagerOptions
+
+    var pluginOptions: PluginOptions { manager.pluginOptions }
+
+    @Argument(help: "The URLs to load.")
+    var urls: [String] = []
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the image to this file (one URL only); its extension chooses the format.", valueName: "file"))
+    var output: String?
+
+    @Option(
+        name: .customLong("output-dir"),
+        help: ArgumentHelp("Write each image to this folder, named after its URL.", valueName: "dir"))
+    var outputDirectory: String?
+
+    @Option(help: ArgumentHelp("Manager options, comma-separated (see above).", valueName: "list"))
+    var options: String = ""
+
+    @Option(
+        name: .customLong("store-cache-type"),
+        help: ArgumentHelp("Where the image is stored: none, memory, disk, all (default all).", valueName: "type"))
+    var storeCacheType: String?
+
+    @Option(
+        name: .customLong("original-store-cache-type"),
+        help: ArgumentHelp("Where the original is stored when a transformer runs (default disk).", valueName: "type"))
+    var originalStoreCacheType: String?
+
+    @Option(
+        name: .customLong("query-cache-type"),
+        help: ArgumentHelp("Where the image is looked up (default all).", valueName: "type"))
+    var queryCacheType: String?
+
+    @Option(
+        name: .customLong("original-query-cache-type"),
+        help: ArgumentHelp(
+            "Where the original is looked up when the transformed image is missing (default all).", valueName: "type"))
+    var originalQueryCacheType: String?
+
+    @Flag(help: "Load the URLs one after another.")
+    var sequential = false
+
+    @Flag(help: "Print one JSON object per URL.")
+    var json = false
+
+    func validate() throws {
+        guard !(output != nil && outputDirectory != nil) else {
+            throw ValidationError("-o and --output-dir exclude each other")
+        }
+        guard output == nil || urls.count == 1 else {
+            throw ValidationError("-o takes exactly one URL; use --output-dir for several")
+        }
+    }
+
+    func run() throws {
+        guard !urls.isEmpty else { throw CLIError("no URL to get") }
+        let requestOptions: ImageManagerOptions
+        do {
+            requestOptions = try ImageManagerOptions(names: options)
+        } catch {
+            throw CLIError("invalid --options: \(error.message)")
+        }
+        let host = pluginOptions.makeHost()
+        var requestContext = try manager.context(host: host)
+        requestContext.storeCacheType = try storeCacheType.map {
+            try CacheTypeArgument.parse($0, option: "--store-cache-type")
+        }
+        requestContext.originalStoreCacheType = try originalStoreCacheType.map {
+            try CacheTypeArgument.parse($0, option: "--original-store-cache-type")
+        }
+        requestContext.queryCacheType = try queryCacheType.map {
+            try CacheTypeArgument.parse($0, option: "--query-cache-type")
+        }
+        requestContext.originalQueryCacheType = try originalQueryCacheType.map {
+            try CacheTypeArgument.parse($0, option: "--original-query-cache-type")
+        }
+        if let outputDirectory {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isFolder), isFolder.boolValue
+            else {
+                throw CLIError("\(outputDirectory) is not a folder")
+            }
+        }
+        let imageManager = try manager.makeManager(host: host)
+        let context = requestContext
+        let urls = urls
+        let sequential = sequential
+        let files = outputFiles()
+        let results = runBlocking { () -> [(Result<ImageResult, ImageManagerError>, Duration)] in
+            var results: [(Result<ImageResult, ImageManagerError>, Duration)] = []
+            if sequential {
+                for url in urls {
+                    let started = ContinuousClock.now
+                    let result = await Self.load(url, imageManager, requestOptions, context)
+                    results.append((result, ContinuousClock.now - started))
+                }
+            } else {
+                results = await withTaskGroup(of: (Int, Result<ImageResult, ImageManagerError>, Duration).self) {
+                    group in
+                    for (index, url) in urls.enumerated() {
+                        group.addTask {
+                            let started = ContinuousClock.now
+                            let result = await Self.load(url, imageManager, requestOptions, context)
+                            return (index, result, ContinuousClock.now - started)
+                        }
+                    }
+                    var collected: [(Int, Result<ImageResult, ImageManagerError>, Duration)] = []
+                    for await item in group { collected.append(item) }
+                    return collected.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+                }
+            }
+            await imageManager.waitUntilIdle()
+            return results
+        }
+        var failures: [String] = []
+        for (index, (result, elapsed)) in results.enumerated() {
+            var report = Self.report(url: urls[index], result: result, elapsed: elapsed)
+            if case .success(let image) = result, let file = files[index] {
+                do {
+                    let written = try write(image, to: file, coders: imageManager.coders)
+                    report = GetReport(
+                        url: report.url, key: report.key, cacheType: report.cacheType, width: report.width,
+                        height: report.height, format: report.format, frames: report.frames, bytes: written,
+                        ms: report.ms, error: nil)
+                } catch {
+                    report = GetReport(
+                        url: report.url, key: report.key, cacheType: report.cacheType, width: report.width,
+                        height: report.height, format: report.format, frames: report.frames, bytes: 0,
+                        ms: report.ms, error: "cannot write \(file): \(error)")
+                }
+            }
+            if let error = report.error { failures.append("\(report.url): \(error)") }
+            if json {
+                try GetReport.printLine(report)
+            } else {
+                print(Self.text(report, file: report.error == nil ? files[index] : nil))
+            }
+        }
+        if !failures.isEmpty {
+            throw CLIError("\(failures.count) of \(urls.count) URLs failed; first: \(failures[0])")
+        }
+    }
+
+    private static func load(
+        _ url: String, _ manager: ImageManager, _ options: ImageManagerOptions, _ context: ImageContext
+    ) async -> Result<ImageResult, ImageManagerError> {
+        do {
+            return .success(try await manager.image(for: url, options: options, context: context))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The file each URL's image is written to, when one is asked for.
+    private func outputFiles() -> [String?] {
+        if let output { return [output] }
+        guard let outputDirectory else { return urls.map { _ in nil } }
+        var used: Set<String> = []
+        return urls.map { url in
+            var name = URL(string: url)?.lastPathComponent ?? "image"
+            if name.isEmpty || name == "/" { name = "image" }
+            var candidate = name
+            var counter = 2
+            while used.contains(candidate) {
+                let stem = (name as NSString).deletingPathExtension
+                let ext = (name as NSString).pathExtension
+                candidate = ext.isEmpty ? "\(stem)-\(counter)" : "\(stem)-\(counter).\(ext)"
+                counter += 1
+            }
+            used.insert(candidate)
+            return (outputDirectory as NSString).appendingPathComponent(candidate)
+        }
+    }
+
+    /// Writes the image: the downloaded or cached bytes when they are in the file's format,
+    /// else the pixels encoded in the format of the file's extension (PNG without one).
+    /// - Returns: the bytes written.
+    private func write(_ result: ImageResult, to file: String, coders: CodersManager) throws -> Int {
+        let fileExtension = (file as NSString).pathExtension.lowercased()
+        let bytes: [UInt8]
+        if let data = result.data, let image = result.image,
+            fileExtension.isEmpty || (try? coders.coder(forFormat: fileExtension).format.name) == image.format
+        {
+            bytes = [UInt8](data)
+        } else if let data = result.data, result.image == nil {
+            bytes = [UInt8](data)
+        } else if let image = result.image {
+            let format = fileExtension.isEmpty ? "png" : fileExtension
+            bytes = [UInt8](try coders.encode(image.pixels, options: EncodeOptions(format: format)).data)
+        } else {
+            throw CLIError("no image or data to write")
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
+        return bytes.count
+    }
+
+    private static func report(url: String, result: Result<ImageResult, ImageManagerError>, elapsed: Duration)
+        -> GetReport
+    {
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        switch result {
+        case .success(let image):
+            return GetReport(
+                url: url, key: image.cacheKey, cacheType: CacheTypeArgument.name(image.cacheType),
+                width: image.image?.width, height: image.image?.height, format: image.image?.format,
+                frames: image.frameCount, bytes: image.data?.count ?? 0, ms: ms, error: nil)
+        case .failure(let error):
+            return GetReport(
+                url: url, key: nil, cacheType: "none", width: nil, height: nil, format: nil, frames: nil, bytes: 0,
+                ms: ms, error: error.description)
+        }
+    }
+
+    private static func text(_ report: GetReport, file: String?) -> String {
+        if let error = report.error { return "\(report.url): error: \(error)" }
+        var line = "\(report.url): \(report.width ?? 0)x\(report.height ?? 0) \(report.format ?? "data")"
+        line += " from \(report.cacheType == "none" ? "the network" : "the \(report.cacheType) cache")"
+        line += String(format: " in %.1f ms", report.ms)
+        if let file { line += " -> \(file)" }
+        return line
+    }
+}

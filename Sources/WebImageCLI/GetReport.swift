@@ -1,0 +1,47 @@
+import Foundation
+
+/// The JSON object `webimage get --json` prints for one URL (one object a line).
+struct GetReport: Encodable {
+    let url: String
+    /// The cache key used (thumbnail and transformer keys included); nil when there is none.
+    let key: String?
+    /// `none` (downloaded), `memory` or `disk`.
+    let cacheType: String
+    let width: Int?
+    let height: Int?
+    let format: String?
+    /// Frames in the source (1 for a still image; 0 when unknown).
+    let frames: Int?
+    /// Bytes written to the output file, else of the encoded data the image came from (0 when none).
+    let bytes: Int
+    /// Milliseconds from the request to its completion.
+    let ms: Double
+    /// Why it failed; nil on success.
+    let error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case url, key, width, height, format, frames, bytes, ms, error
+        case cacheType = "cache_type"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(key, forKey: .key)
+        try container.encode(cacheType, forKey: .cacheType)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(format, forKey: .format)
+        try container.encode(frames, forKey: .frames)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode((ms * 10).rounded() / 10, forKey: .ms)
+        try container.encode(error, forKey: .error)
+    }
+
+    /// Prints `report` as one line of JSON with sorted keys (nulls included).
+    static func printLine(_ report: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    }
+}

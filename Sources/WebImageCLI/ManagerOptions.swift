@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import WebImageCLISupport
+import WebImageCore
+
+/// What `webimage get` and `webimage prefetch` share: the plugins, the cache folder, the
+/// thumbnail and the transformers.
+struct ManagerOptions: ParsableArguments {
+    @OptionGroup var pluginOptions: PluginOptions
+
+    @Option(
+        name: .customLong("cache-dir"),
+        help: ArgumentHelp(
+            "The disk cache folder; default $WEBIMAGE_CACHE_DIR, else the XDG cache folder.", valueName: "dir"))
+    var cacheDirectory: String?
+
+    @Option(help: ArgumentHelp("Decode to a thumbnail that fits WxH pixels.", valueName: "WxH"))
+    var thumbnail: String?
+
+    @Flag(name: .customLong("no-aspect"), help: "With --thumbnail: exactly WxH, not keeping the aspect ratio.")
+    var noAspect = false
+
+    @Option(
+        name: .customLong("transform"),
+        help: ArgumentHelp(
+            "A transformer after decoding (repeatable, applied in order): "
+                + TransformArgument.builtInNames.joined(separator: ", ") + ", or a plugin's NAME[:k=v,...].",
+            valueName: "spec"))
+    var transforms: [String] = []
+
+    /// The manager over the plugins of the search path: the memory and disk caches (in
+    /// `--cache-dir`), the coders and the loaders.
+    func makeManager(host: PluginHost) throws -> ImageManager {
+        var configuration = ImageCacheConfiguration()
+        configuration.directory = cacheDirectory
+        do {
+            return try ImageManager(host: host, cacheConfiguration: configuration)
+        } catch let fault as PluginFault {
+            throw CLIError("cannot set up the image manager: \(fault)")
+        } catch let error as CacheError {
+            throw CLIError("cannot open the cache: \(error.message)")
+        }
+    }
+
+    /// The context the thumbnail and transform options ask for.
+    func context(host: PluginHost) throws -> ImageContext {
+        var context = ImageContext()
+        if let thumbnail {
+            context.thumbnail = try ThumbnailArgument.parse(thumbnail, preservesAspectRatio: !noAspect)
+        } else if noAspect {
+            throw CLIError("--no-aspect needs --thumbnail")
+        }
+        if !transforms.isEmpty {
+            let pipeline = try TransformArgument.pipeline(transforms, host: host)
+            context.transformer = pipeline.transformers.count == 1 ? pipeline.transformers[0] : pipeline
+        }
+        return context
+    }
+}
+
+/// A cache type named on the command line: `none`, `memory`, `disk` or `all`.
+enum CacheTypeArgument {
+    static func parse(_ text: String, option: String) throws -> ImageCacheType {
+        switch text {
+        case "none": return .none
+        case "memory": return .memory
+        case "disk": return .disk
+        case "all": return .all
+        default: throw CLIError("invalid \(option) '\(text)': expected none, memory, disk or all")
+        }
+    }
+
+    static func name(_ type: ImageCacheType) -> String {
+        switch type {
+        case .none: "none"
+        case .memory: "memory"
+        case .disk: "disk"
+        case .all: "all"
+        }
+    }
+}
+
+/// Runs an async body to its end from a synchronous command.
+func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
+    let semaphore = DispatchSemaphore(value: 0)
+    let box = ResultBox<Value>()
+    Task {
+        box.value = await body()
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return box.value!
+}
+
+/// Carries a value out of a task to a thread waiting on a semaphore.
+final class ResultBox<Value>: @unchecked Sendable {
+    // @unchecked: written once by the task before the semaphore is signalled, read after the wait.
+    var value: Value?
+}

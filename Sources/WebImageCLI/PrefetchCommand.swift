@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import WebImageCLISupport
+import WebImageCore
+
+/// `webimage prefetch URL...`: loads images into the caches ahead of time with the prefetcher.
+struct PrefetchCommand: PluginHostCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prefetch",
+        abstract: "Load images into the memory and disk caches ahead of time.",
+        discussion: """
+            A progress bar on a terminal; --json prints a summary. The command exits after every \
+            store has finished; the exit status is 1 when any URL failed or was skipped.
+            """)
+
+    @OptionGroup var manager: ManagerOptions
+
+    var pluginOptions: PluginOptions { manager.pluginOptions }
+
+    @Argument(help: "The URLs to prefetch.")
+    var urls: [String] = []
+
+    @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp("Read more URLs, one a line, from a file or - for standard input.", valueName: "file"))
+    var listFile: String?
+
+    @Option(help: "Most images at once (default 3).")
+    var parallel = 3
+
+    @Flag(help: "Print a JSON summary instead of the progress bar.")
+    var json = false
+
+    /// The JSON summary.
+    struct Summary: Encodable {
+        let total: Int
+        let finished: Int
+        let skipped: Int
+        let failed: Int
+        let ms: Double
+    }
+
+    func validate() throws {
+        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+    }
+
+    func run() throws {
+        let list = try FetchPlan.urls(arguments: urls, listFile: listFile)
+        guard !list.isEmpty else { throw CLIError("no URL to prefetch") }
+        let host = pluginOptions.makeHost()
+        let context = try manager.context(host: host)
+        let imageManager = try manager.makeManager(host: host)
+        let prefetcher = ImagePrefetcher(
+            manager: imageManager, maxConcurrentPrefetchCount: parallel, options: .lowPriority, context: context)
+        let bar = !json && isatty(STDERR_FILENO) != 0 ? PrefetchProgressBar(total: list.count) : nil
+        let started = ContinuousClock.now
+        let progress = runBlocking { () -> PrefetchProgress in
+            let progress = await withCheckedContinuation { continuation in
+                prefetcher.prefetch(
+                    strings: list, progress: { bar?.show($0) }, completion: { continuation.resume(returning: $0) })
+            }
+            await imageManager.waitUntilIdle()
+            return progress
+        }
+        bar?.finish(progress)
+        let elapsed = ContinuousClock.now - started
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        if json {
+            try GetReport.printLine(
+                Summary(
+                    total: progress.total, finished: progress.finished, skipped: progress.skipped,
+                    failed: progress.failed, ms: (ms * 10).rounded() / 10))
+        } else if bar == nil {
+            print(
+                "\(progress.finished) of \(progress.total) prefetched (\(progress.skipped) skipped, \(progress.failed) failed) in "
+                    + String(format: "%.1f ms", ms))
+        }
+        if progress.failed + progress.skipped > 0 {
+            throw CLIError("\(progress.failed) failed and \(progress.skipped) skipped of \(progress.total) URLs")
+        }
+    }
+}
+
+/// A one-line progress bar on standard error for `webimage prefetch`, redrawn at most ten times a second.
+final class PrefetchProgressBar: Sendable {
+    private let total: Int
+    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    func show(_ progress: PrefetchProgress) {
+        let draw = lastDraw.withLock { last -> Bool in
+            let now = ContinuousClock.now
+            if let previous = last, now - previous < .milliseconds(100), progress.finished < total { return false }
+            last = now
+            return true
+        }
+        if draw { FileHandle.standardError.write(Data(("\r" + render(progress)).utf8)) }
+    }
+
+    func finish(_ progress: PrefetchProgress) {
+        FileHandle.standardError.write(Data(("\r" + render(progress) + "\n").utf8))
+    }
+
+    private func render(_ progress: PrefetchProgress) -> String {
+        let width = 30
+        let filled = total == 0 ? width : width * progress.finished / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        var line = "[\(bar)] \(progress.finished)/\(total) images"
+        if progress.skipped > 0 { line += ", \(progress.skipped) skipped" }
+        if progress.failed > 0 { line += ", \(progress.failed) failed" }
+        return line
+    }
+}

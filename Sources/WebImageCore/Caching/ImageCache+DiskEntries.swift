@@ -1,0 +1,26 @@
+import Foundation
+
+/// Disk entries with their extended data (HTTP validators, for example), beside the image
+/// stores and queries of ``ImageCache``.
+extension ImageCache {
+    /// The bytes and extended data stored on disk for `key`, read on the cache's I/O queue; nil when missing.
+    /// - Throws: ``CacheError``.
+    public func diskEntry(forKey key: String) async throws -> DiskCacheEntry? {
+        let disk = disk
+        return try await onIOQueue { try disk.entry(forKey: key) }
+    }
+
+    /// ``diskEntry(forKey:)`` on the calling thread (after the I/O queue's earlier work).
+    /// - Throws: ``CacheError``.
+    public func diskEntryNow(forKey key: String) throws -> DiskCacheEntry? {
+        let disk = disk
+        return try ioQueue.sync { try disk.entry(forKey: key) }
+    }
+
+    /// Stores encoded `data` and `extendedData` (nil: none) on disk for `key`, on the I/O queue.
+    /// - Throws: ``CacheError``.
+    public func storeData(_ data: Data, extendedData: Data?, forKey key: String) async throws {
+        let disk = disk
+        try await onIOQueue { try disk.store(data, extendedData: extendedData, forKey: key) }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// Cache lookups and stores of the flow, under the plan's keys.
+extension ImageManager {
+    /// A cached image found by ``lookup(_:in:lookupKey:memoryKey:spec:type:relay:)``.
+    struct CacheHit: Sendable {
+        var payload: DecodedPayload
+        var data: Data?
+        var cacheType: ImageCacheType
+    }
+
+    /// The image stored under `memoryKey` in memory, else the bytes under `lookupKey` on disk
+    /// decoded as `spec` says (then kept in memory when `type` includes it); nil for a miss.
+    /// Disk bytes no coder decodes are a miss.
+    func lookup(
+        _ plan: ImageRequestPlan, in cache: any ImageCaching, lookupKey: String, memoryKey: String,
+        spec: ImageRequestPlan.DecodeSpec, type: ImageCacheType, relay: PriorityRelay
+    ) async throws(ImageManagerError) -> CacheHit? {
+        counters.countCacheQuery()
+        guard let imageCache = cache as? ImageCache else {
+            let query = ImageCacheQuery(
+                memoryOnly: type == .memory, firstFrameOnly: spec.firstFrameOnly, thumbnail: spec.thumbnail,
+                maxPixelCount: spec.scaleDownPixelLimit)
+            guard let found = try? await cache.query(lookupKey, options: query) else {
+                try Task.checkCancellation(or: ImageManagerError.cancelled)
+                return nil
+            }
+            return CacheHit(
+                payload: DecodedPayload(image: found.image, animation: nil, frameCount: found.image.frameCountGuess),
+                data: found.data, cacheType: found.cacheType)
+        }
+        if type.includesMemory, let image = imageCache.imageFromMemory(forKey: memoryKey) {
+            var data: Data?
+            if plan.options.contains(.queryMemoryData) {
+                data = try? await imageCache.diskEntry(forKey: lookupKey)?.data
+            }
+            return CacheHit(
+                payload: DecodedPayload(image: image, animation: nil, frameCount: image.frameCountGuess), data: data,
+                cacheType: .memory)
+        }
+        guard type.includesDisk else { return nil }
+        guard let entry = try? await imageCache.diskEntry(forKey: lookupKey) else {
+            try Task.checkCancellation(or: ImageManagerError.cancelled)
+            return nil
+        }
+        let bytes = [UInt8](entry.data)
+        let payload: DecodedPayload?
+        do {
+            payload = try await decodedCachedBytes(
+                bytes, key: identity(imageCache) + "|" + lookupKey, plan: plan, spec: spec, relay: relay)
+        } catch  where error.kind == .cancelled {
+            throw error
+        } catch {
+            return nil
+        }
+        guard let payload else { return nil }
+        if type.includesMemory, let image = payload.image { imageCache.storeInMemory(image, forKey: memoryKey) }
+        return CacheHit(payload: payload, data: entry.data, cacheType: .disk)
+    }
+
+    /// The memory hit of the plan's final key, looked up on the calling thread; nil when the
+    /// plan does not allow a synchronous answer or the image is not in memory.
+    func memoryHitNow(_ plan: ImageRequestPlan) -> ImageResult? {
+        guard !plan.options.contains(.fromLoaderOnly), !plan.options.contains(.refreshCached),
+            !plan.options.contains(.queryMemoryData), plan.queryCacheType.includesMemory,
+            let key = plan.finalKey, let cache = plan.cache as? ImageCache,
+            let image = cache.imageFromMemory(forKey: key)
+        else { return nil }
+        counters.countCacheQuery()
+        return ImageResult(
+            image: image, animation: nil, data: nil, cacheType: .memory, url: plan.url, cacheKey: key,
+            scale: plan.scale, frameCount: image.frameCountGuess, metrics: ImageMetrics())
+    }
+
+    /// The disk hit of the plan's final key, read and decoded on the calling thread
+    /// (``ImageManagerOptions/queryDiskDataSync``); nil for a miss.
+    func diskHitNow(_ plan: ImageRequestPlan) -> ImageResult? {
+        guard !plan.options.contains(.fromLoaderOnly), !plan.options.contains(.refreshCached),
+            plan.queryCacheType.includesDisk, let baseKey = plan.baseKey, let key = plan.finalKey,
+            let cache = plan.cache as? ImageCache
+        else { return nil }
+        counters.countCacheQuery()
+        let lookupKey = plan.chain.isEmpty ? baseKey : key
+        let spec = plan.chain.isEmpty ? plan.decode : ImageRequestPlan.DecodeSpec()
+        guard let entry = try? cache.diskEntryNow(forKey: lookupKey),
+            let payload = try? decode([UInt8](entry.data), spec: spec, coders: plan.coders, url: plan.urlString),
+            let image = payload.image
+        else { return nil }
+        if plan.queryCacheType.includesMemory { cache.storeInMemory(image, forKey: key) }
+        return ImageResult(
+            image: image, animation: payload.animation,
+            data: plan.decode.thumbnail == nil && plan.chain.isEmpty ? entry.data : nil,
+            cacheType: .disk, url: plan.url, cacheKey: key, scale: plan.scale, frameCount: payload.frameCount,
+            metrics: ImageMetrics())
+    }
+
+    /// Stores a downloaded original: the decoded image in memory under the original key (the
+    /// thumbnail key for a thumbnail), the downloaded bytes (or the serializer's) on disk under
+    /// the base key with the response's validators; in the store cache type, or the original
+    /// store cache type when a transformer runs. Failures are not the request's: they are ignored.
+    func storeOriginal(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) async {
+        let transforming = !plan.chain.isEmpty
+        guard let baseKey = plan.baseKey, let originalKey = plan.originalKey,
+            let cache = transforming ? plan.originalCache : plan.cache
+        else { return }
+        let type = transforming ? plan.originalStoreCacheType : plan.storeCacheType
+        if type.includesMemory, let image = payload.image {
+            counters.countStore()
+            if let imageCache = cache as? ImageCache {
+                imageCache.storeInMemory(image, forKey: originalKey)
+            } else {
+                try? await cache.store(image, data: nil, forKey: originalKey, cacheType: .memory)
+            }
+        }
+        guard type.includesDisk else { return }
+        var bytes: Data? = Data(download.data)
+        if let serializer = plan.serializer, let image = payload.image {
+            bytes = serializer.cacheData(for: image, originalData: bytes, key: baseKey)
+        }
+        guard let bytes else { return }
+        counters.countStore()
+        if let imageCache = cache as? ImageCache {
+            let validators = CacheValidators(response: download.response)
+            try? await imageCache.storeData(bytes, extendedData: validators?.extendedData, forKey: baseKey)
+        } else {
+            try? await cache.store(nil, data: bytes, forKey: baseKey, cacheType: .disk)
+        }
+    }
+
+    /// Stores a transformed image under the final key in the store cache type, encoded for
+    /// disk with the context's encode options (or the serializer, or the cache's own encoding).
+    func storeTransformed(_ plan: ImageRequestPlan, image: DecodedImage) async {
+        guard let key = plan.finalKey, let cache = plan.cache else { return }
+        let type = plan.storeCacheType
+        if type.includesMemory {
+            counters.countStore()
+            if let imageCache = cache as? ImageCache {
+                imageCache.storeInMemory(image, forKey: key)
+            } else {
+                try? await cache.store(image, data: nil, forKey: key, cacheType: .memory)
+            }
+        }
+        guard type.includesDisk else { return }
+        var bytes: Data?
+        if let serializer = plan.serializer {
+            bytes = serializer.cacheData(for: image, originalData: nil, key: key)
+            guard bytes != nil else { return }
+        } else if let options = plan.encodeOptions {
+            bytes = try? Data(plan.coders.encode(image.pixels, options: options))
+        } else if let imageCache = cache as? ImageCache {
+            bytes = try? imageCache.encode(image)
+        }
+        counters.countStore()
+        if let bytes {
+            if let imageCache = cache as? ImageCache {
+                try? await imageCache.storeData(bytes, extendedData: nil, forKey: key)
+            } else {
+                try? await cache.store(nil, data: bytes, forKey: key, cacheType: .disk)
+            }
+        } else {
+            try? await cache.store(image, data: nil, forKey: key, cacheType: .disk)
+        }
+    }
+}
+
+extension DecodedImage {
+    /// 1 for a still image; 0 (unknown) for an animation seen without its bytes.
+    var frameCountGuess: Int { traits.contains(.animated) ? 0 : 1 }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// The flow of one (shared) request: query the caches, decide whether to download, download,
+/// decode, transform, store, complete (issue 13's steps 1-8).
+extension ImageManager {
+    /// Starts the shared run of `plan` for `work`; it ends with `.finished`.
+    func start(_ plan: ImageRequestPlan, work: SharedWork<ImageResult>) {
+        let relay = PriorityRelay(priority: work.priority)
+        background.begin()
+        let task = Task {
+            let started = ContinuousClock.now
+            let result: Result<ImageResult?, ImageManagerError>
+            do throws(ImageManagerError) {
+                result = .success(try await flow(plan, work: work, relay: relay, started: started))
+            } catch {
+                result = .failure(error)
+            }
+            work.send(.finished(result))
+            background.end()
+        }
+        work.setHandlers(cancel: { task.cancel() }, priority: { relay.set($0) })
+    }
+
+    private func flow(
+        _ plan: ImageRequestPlan, work: SharedWork<ImageResult>, relay: PriorityRelay, started: ContinuousClock.Instant
+    ) async throws(ImageManagerError) -> ImageResult? {
+        let forward: @Sendable (WorkEvent<DecodedPayload>) -> Void = { event in
+            switch event {
+            case .progress(let progress): work.send(.progress(progress))
+            case .partial(let image): work.send(.partial(image))
+            default: break
+            }
+        }
+        let refresh = plan.options.contains(.refreshCached)
+        var deliveredCached = false
+        // 1. The caches, unless from-loader-only.
+        if !plan.options.contains(.fromLoaderOnly), let baseKey = plan.baseKey, let originalKey = plan.originalKey,
+            let finalKey = plan.finalKey
+        {
+            let transforming = !plan.chain.isEmpty
+            if let cache = plan.cache, plan.queryCacheType != .none,
+                let hit = try await lookup(
+                    plan, in: cache, lookupKey: transforming ? finalKey : baseKey, memoryKey: finalKey,
+                    spec: transforming ? ImageRequestPlan.DecodeSpec() : plan.decode, type: plan.queryCacheType,
+                    relay: relay)
+            {
+                let result = cachedResult(plan, hit: hit, key: finalKey, started: started)
+                guard refresh else { return result }
+                work.send(.intermediate(result))
+                deliveredCached = true
+            }
+            if !deliveredCached, transforming, let cache = plan.originalCache, plan.originalQueryCacheType != .none,
+                let hit = try await lookup(
+                    plan, in: cache, lookupKey: baseKey, memoryKey: originalKey, spec: plan.decode,
+                    type: plan.originalQueryCacheType, relay: relay)
+            {
+                // The transformed image is missing but the original is cached: transform it.
+                let sourceKey = identity(cache) + "|" + originalKey + "|d" + plan.decode.key
+                let output = try await transformed(
+                    plan, count: plan.chain.count, source: .cached(hit.payload, key: sourceKey), relay: relay,
+                    forward: forward)
+                guard let output else { return nil }
+                if output.transformed, let image = output.image {
+                    await store(plan) { await self.storeTransformed(plan, image: image) }
+                }
+                var result = cachedResult(
+                    plan, hit: hit, key: output.transformed ? finalKey : originalKey, started: started)
+                result.image = output.image
+                result.animation = output.animation
+                result.data = output.transformed ? nil : result.data
+                guard refresh else { return result }
+                work.send(.intermediate(result))
+                deliveredCached = true
+            }
+        }
+        // 2. Whether to download.
+        if plan.options.contains(.fromCacheOnly) {
+            if deliveredCached { return nil }
+            throw ImageManagerError(.notInCache, "\(plan.urlString) is not in the cache")
+        }
+        if failedURLs.contains(plan.urlString), !plan.options.contains(.retryFailed) {
+            throw ImageManagerError(.blockedURL, "\(plan.urlString) failed before; use retry-failed to try it again")
+        }
+        guard plan.downloader.loaders.contains(where: { $0.serves(plan.urlString) }) else {
+            throw ImageManagerError(.unsupportedURL, "no loader serves the scheme of \(plan.urlString)")
+        }
+        // 3. A refresh revalidates with the validators stored with the cached bytes.
+        var validators: CacheValidators?
+        if deliveredCached, let baseKey = plan.baseKey,
+            let cache = (plan.chain.isEmpty ? plan.cache : plan.originalCache) as? ImageCache,
+            let extended = try? await cache.diskEntry(forKey: baseKey)?.extendedData
+        {
+            validators = CacheValidators(extendedData: extended)
+        }
+        // 4-7. Download, decode, transform (shared stages).
+        let output: DecodedPayload?
+        do {
+            if plan.chain.isEmpty {
+                output = try await decoded(plan, validators: validators, relay: relay, forward: forward)
+            } else {
+                output = try await transformed(
+                    plan, count: plan.chain.count, source: .download(validators), relay: relay, forward: forward)
+            }
+        } catch  where error.loadingError?.kind == .notModified {
+            return nil
+        } catch {
+            if FailedURLList.blocks(error) { failedURLs.insert(plan.urlString) }
+            throw error
+        }
+        failedURLs.remove(plan.urlString)
+        guard let output, let download = output.download else { return nil }
+        // 6-7. Stores: the original, then the transformed image.
+        let image = output.image
+        let transformedImage = output.transformed
+        let original = DecodedPayload(
+            image: output.original ?? image, animation: nil, frameCount: output.frameCount)
+        await store(plan) {
+            await self.storeOriginal(plan, payload: original, download: download)
+            if transformedImage, let image { await self.storeTransformed(plan, image: image) }
+        }
+        // 8. Complete; thumbnails and transformed images carry no data.
+        var metrics = ImageMetrics()
+        metrics.total = ContinuousClock.now - started
+        metrics.load = download.metrics
+        let plain = plan.decode.thumbnail == nil && !transformedImage
+        return ImageResult(
+            image: image, animation: output.animation, data: plain ? Data(download.data) : nil, cacheType: .none,
+            url: plan.url, cacheKey: transformedImage ? plan.finalKey : plan.originalKey, scale: plan.scale,
+            frameCount: output.frameCount, metrics: metrics)
+    }
+
+    /// Runs the stores now (``ImageManagerOptions/waitStoreCache``) or in the background.
+    private func store(_ plan: ImageRequestPlan, _ body: @escaping @Sendable () async -> Void) async {
+        if plan.options.contains(.waitStoreCache) {
+            await body()
+        } else {
+            background.run(body)
+        }
+    }
+
+    private func cachedResult(
+        _ plan: ImageRequestPlan, hit: CacheHit, key: String, started: ContinuousClock.Instant
+    ) -> ImageResult {
+        var metrics = ImageMetrics()
+        metrics.total = ContinuousClock.now - started
+        let plain = plan.decode.thumbnail == nil && plan.chain.isEmpty
+        return ImageResult(
+            image: hit.payload.image, animation: hit.payload.animation, data: plain ? hit.data : nil,
+            cacheType: hit.cacheType, url: plan.url, cacheKey: key, scale: plan.scale,
+            frameCount: hit.payload.frameCount, metrics: metrics)
+    }
+}

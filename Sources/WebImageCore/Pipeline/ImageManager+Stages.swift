@@ -1,0 +1,298 @@
+import Foundation
+import Synchronization
+
+/// The shared stages: download, decode, transform. Each is keyed as Nuke keys its tasks, so
+/// identical work runs once whoever asks for it.
+extension ImageManager {
+    /// Where a transform chain's input comes from.
+    enum TransformSource: Sendable {
+        /// Downloaded (conditionally with validators) and decoded.
+        case download(CacheValidators?)
+        /// An image already decoded (a cached original), named by `key`.
+        case cached(DecodedPayload, key: String)
+    }
+
+    // MARK: download
+
+    /// The bytes of the plan's URL: one download per (URL, loader options, validators).
+    func downloaded(
+        _ plan: ImageRequestPlan, validators: CacheValidators?, relay: PriorityRelay,
+        forward: @escaping @Sendable (WorkEvent<DownloadedData>) -> Void
+    ) async throws(ImageManagerError) -> DownloadedData? {
+        var key = plan.downloadKey
+        if let validators { key += "|v\(validators.etag ?? "")|\(validators.lastModified ?? "")" }
+        return try await StageAwaiter.value(of: downloads, key: key, relay: relay, forward: forward) { work in
+            counters.countDownload()
+            var request = DownloadRequest(url: plan.urlString, priority: work.priority)
+            request.options = plan.loadOptions
+            request.validators = validators?.downloadValidators
+            let received = Atomic<Int>(0)
+            let url = plan.urlString
+            let token = plan.downloader.download(
+                request,
+                events: { event in
+                    guard case .data(let chunk) = event else { return }
+                    let offset = received.add(chunk.count, ordering: .relaxed).oldValue
+                    work.send(.chunk(chunk, offset: offset))
+                },
+                progress: { work.send(.progress($0)) },
+                completion: { result in
+                    switch result {
+                    case .success(let download):
+                        work.send(
+                            .finished(
+                                .success(
+                                    DownloadedData(
+                                        data: download.data, response: download.response, metrics: download.metrics))))
+                    case .failure(let error):
+                        work.send(.finished(.failure(.load(error, url: url))))
+                    }
+                })
+            work.setHandlers(cancel: { token.cancel() }, priority: { token.setPriority($0) })
+        }
+    }
+
+    // MARK: decode
+
+    /// The decoded download: one decode per (download, decode settings); partial images while
+    /// it arrives with ``ImageManagerOptions/progressiveLoad``.
+    func decoded(
+        _ plan: ImageRequestPlan, validators: CacheValidators?, relay: PriorityRelay,
+        forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
+    ) async throws(ImageManagerError) -> DecodedPayload? {
+        var key = plan.decodeKey
+        if let validators { key += "|v\(validators.etag ?? "")|\(validators.lastModified ?? "")" }
+        if plan.options.contains(.progressiveLoad) { key += "|progressive" }
+        return try await StageAwaiter.value(of: decodes, key: key, relay: relay, forward: forward) { work in
+            let workRelay = PriorityRelay(priority: work.priority)
+            let progressive =
+                plan.options.contains(.progressiveLoad) && !plan.decode.avoidDecode
+                ? ProgressiveDecoder(
+                    coders: plan.coders, thumbnail: plan.decode.thumbnail,
+                    interval: configuration.progressiveDecodeInterval, counters: counters
+                ) { work.send(.partial($0)) } : nil
+            let task = Task {
+                do throws(ImageManagerError) {
+                    let download = try await downloaded(plan, validators: validators, relay: workRelay) { event in
+                        switch event {
+                        case .progress(let progress): work.send(.progress(progress))
+                        case .chunk(let bytes, let offset): progressive?.append(bytes, offset: offset)
+                        default: break
+                        }
+                    }
+                    progressive?.finish()
+                    guard let download else {
+                        work.send(.finished(.success(nil)))
+                        return
+                    }
+                    let url = plan.urlString
+                    var payload = try await run(on: decodeQueue, relay: workRelay) { () throws(ImageManagerError) in
+                        try self.decode(download.data, spec: plan.decode, coders: plan.coders, url: url)
+                    }
+                    payload.download = download
+                    work.send(.finished(.success(payload)))
+                } catch {
+                    progressive?.finish()
+                    work.send(.finished(.failure(error)))
+                }
+            }
+            work.setHandlers(cancel: { task.cancel() }, priority: { workRelay.set($0) })
+        }
+    }
+
+    /// Cached bytes decoded: one decode per (cache, key, decode settings).
+    func decodedCachedBytes(
+        _ bytes: [UInt8], key: String, plan: ImageRequestPlan, spec: ImageRequestPlan.DecodeSpec, relay: PriorityRelay
+    ) async throws(ImageManagerError) -> DecodedPayload? {
+        try await StageAwaiter.value(of: decodes, key: "cached|" + key + "|d" + spec.key, relay: relay) { work in
+            let workRelay = PriorityRelay(priority: work.priority)
+            let task = Task {
+                do throws(ImageManagerError) {
+                    let payload = try await run(on: decodeQueue, relay: workRelay) { () throws(ImageManagerError) in
+                        try self.decode(bytes, spec: spec, coders: plan.coders, url: plan.urlString)
+                    }
+                    work.send(.finished(.success(payload)))
+                } catch {
+                    work.send(.finished(.failure(error)))
+                }
+            }
+            work.setHandlers(cancel: { task.cancel() }, priority: { workRelay.set($0) })
+        }
+    }
+
+    /// Decodes `bytes` as `spec` says (thumbnail and scale-down applied while decoding).
+    func decode(_ bytes: [UInt8], spec: ImageRequestPlan.DecodeSpec, coders: CodersManager, url: String)
+        throws(ImageManagerError) -> DecodedPayload
+    {
+        guard !spec.avoidDecode else { return DecodedPayload(image: nil, animation: nil, frameCount: 0) }
+        counters.countDecode()
+        let chosen: CodersManager
+        if let coder = spec.coder {
+            chosen = CodersManager(logger: coders.logger)
+            chosen.register(coder)
+        } else {
+            chosen = coders
+        }
+        do {
+            var options = DecodeOptions(thumbnail: spec.thumbnail, firstFrameOnly: spec.firstFrameOnly)
+            if options.thumbnail == nil, let limit = spec.scaleDownPixelLimit {
+                let info = try chosen.probe(bytes)
+                options.thumbnail = ImageCache.scaledDown(
+                    width: info.orientedWidth, height: info.orientedHeight, limit: limit)
+            }
+            var image = try chosen.decode(bytes, options: options)
+            var frameCount = 1
+            var animation: DecodedAnimation?
+            if spec.firstFrameOnly {
+                image.traits.remove(.animated)
+            } else if Self.mayBeAnimated(image.format, coders: chosen) {
+                let info = try chosen.probe(bytes)
+                frameCount = info.frameCount
+                if frameCount > 1 {
+                    image.traits.insert(.animated)
+                    if spec.preloadAllFrames {
+                        let source = try chosen.openAnimation(bytes)
+                        animation = DecodedAnimation(
+                            frames: try chosen.decodeAllFrames(of: source, options: options),
+                            loopCount: source.info.loopCount)
+                    }
+                }
+            }
+            return DecodedPayload(image: image, animation: animation, frameCount: frameCount)
+        } catch let error as ImageCodingError {
+            throw .decode(error, url: url)
+        } catch {
+            throw .decode(ImageCodingError(.internalError, "\(error)"), url: url)
+        }
+    }
+
+    /// True when the coder of `format` decodes animations (then the header says how many frames).
+    static func mayBeAnimated(_ format: String, coders: CodersManager) -> Bool {
+        guard let found = try? coders.coder(forFormat: format) else { return false }
+        return found.format.capabilities.contains(.decodeAnimation)
+    }
+
+    // MARK: transform
+
+    /// The image after the first `count` transformers of the chain: one transform per (input,
+    /// chain prefix), so `[a, b, c]` waits for (or joins) `[a, b]`.
+    func transformed(
+        _ plan: ImageRequestPlan, count: Int, source: TransformSource, relay: PriorityRelay,
+        forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
+    ) async throws(ImageManagerError) -> DecodedPayload? {
+        let chainKey = plan.chain.prefix(count).map(\.transformerKey).joined(separator: "|")
+        let key: String
+        switch source {
+        case .download(let validators):
+            key =
+                plan.decodeKey + "|v\(validators?.etag ?? "")|\(validators?.lastModified ?? "")"
+                + (plan.options.contains(.progressiveLoad) ? "|progressive" : "")
+                + "|x\(plan.options.contains(.transformAnimatedImage) ? "a" : "")|" + chainKey
+        case .cached(_, let cachedKey):
+            key = "cached|" + cachedKey + "|x\(plan.options.contains(.transformAnimatedImage) ? "a" : "")|" + chainKey
+        }
+        return try await StageAwaiter.value(of: transforms, key: key, relay: relay, forward: forward) { work in
+            let workRelay = PriorityRelay(priority: work.priority)
+            let passOn: @Sendable (WorkEvent<DecodedPayload>) -> Void = { event in
+                switch event {
+                case .progress(let progress): work.send(.progress(progress))
+                case .partial(let image): work.send(.partial(image))
+                default: break
+                }
+            }
+            let task = Task {
+                do throws(ImageManagerError) {
+                    let input: DecodedPayload?
+                    if count > 1 {
+                        input = try await transformed(
+                            plan, count: count - 1, source: source, relay: workRelay, forward: passOn)
+                    } else {
+                        switch source {
+                        case .download(let validators):
+                            input = try await decoded(plan, validators: validators, relay: workRelay, forward: passOn)
+                        case .cached(let payload, _):
+                            input = payload
+                        }
+                    }
+                    guard var payload = input else {
+                        work.send(.finished(.success(nil)))
+                        return
+                    }
+                    if let image = payload.image,
+                        !image.traits.contains(.animated) || plan.options.contains(.transformAnimatedImage)
+                    {
+                        let transformer = plan.chain[count - 1]
+                        let animation = payload.animation
+                        let url = plan.urlString
+                        let output = try await run(on: transformQueue, relay: workRelay) {
+                            () throws(ImageManagerError) -> (DecodedImage, DecodedAnimation?) in
+                            self.counters.countTransform()
+                            do {
+                                let transformedImage = try transformer.transform(image)
+                                let frames = try animation.map { try transformer.transformEveryFrame(of: $0) }
+                                return (transformedImage, frames)
+                            } catch let error as ImageTransformError {
+                                throw .transform(error, url: url)
+                            } catch {
+                                throw .transform(ImageTransformError(.internalError, "\(error)"), url: url)
+                            }
+                        }
+                        if payload.original == nil { payload.original = image }
+                        payload.image = output.0
+                        payload.animation = output.1
+                        payload.transformed = true
+                    }
+                    work.send(.finished(.success(payload)))
+                } catch {
+                    work.send(.finished(.failure(error)))
+                }
+            }
+            work.setHandlers(cancel: { task.cancel() }, priority: { workRelay.set($0) })
+        }
+    }
+
+    // MARK: queues
+
+    /// Runs `body` on `queue` at the relay's priority; a cancel before it starts removes it.
+    func run<Value: Sendable>(
+        on queue: WorkQueue, relay: PriorityRelay, _ body: @escaping @Sendable () throws(ImageManagerError) -> Value
+    ) async throws(ImageManagerError) -> Value {
+        try Task.checkCancellation(or: ImageManagerError.cancelled)
+        let box = TicketBox()
+        let once = Mutex<CheckedContinuation<Result<Value, ImageManagerError>, Never>?>(nil)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<Value, ImageManagerError>, Never>) in
+                once.withLock { $0 = continuation }
+                let ticket = queue.enqueue(priority: relay.priority) {
+                    let result = Result { () throws(ImageManagerError) in try body() }
+                    once.withLock { $0.take() }?.resume(returning: result)
+                }
+                box.ticket.withLock { $0 = ticket }
+                box.relayID.withLock { $0 = relay.add { ticket.setPriority($0) } }
+                if Task.isCancelled, ticket.cancel() {
+                    once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
+                }
+            }
+        } onCancel: {
+            if let ticket = box.ticket.withLock({ $0 }), ticket.cancel() {
+                once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
+            }
+        }
+        if let relayID = box.relayID.withLock({ $0 }) { relay.remove(relayID) }
+        return try result.get()
+    }
+}
+
+/// The queue ticket of a job, set once it is queued, and its place in the priority relay.
+final class TicketBox: Sendable {
+    let ticket = Mutex<WorkQueueTicket?>(nil)
+    let relayID = Mutex<Int?>(nil)
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Throws `error` when the current task is cancelled.
+    static func checkCancellation<E: Error>(or error: E) throws(E) {
+        if Task.isCancelled { throw error }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+
+/// One request with the manager's defaults, the options processor and the context resolved:
+/// its caches, loader, decode settings, transformer chain, cache keys and coalescing keys.
+struct ImageRequestPlan: Sendable {
+    /// How the decode stage decodes: what makes two decodes of the same bytes different.
+    struct DecodeSpec: Sendable {
+        var thumbnail: ThumbnailSize?
+        var scaleDownPixelLimit: Int?
+        var firstFrameOnly = false
+        var preloadAllFrames = false
+        var avoidDecode = false
+        var coder: (any ImageCoder)?
+
+        var key: String {
+            var key = ""
+            if let thumbnail {
+                key += "t\(thumbnail.width)x\(thumbnail.height)\(thumbnail.preservesAspectRatio ? "a" : "s")"
+            }
+            if let scaleDownPixelLimit { key += "l\(scaleDownPixelLimit)" }
+            if firstFrameOnly { key += "f" }
+            if preloadAllFrames { key += "p" }
+            if avoidDecode { key += "n" }
+            if let coder { key += "c" + identity(coder) }
+            return key
+        }
+    }
+
+    let url: URL
+    let urlString: String
+    let options: ImageManagerOptions
+    let priority: DownloadRequest.Priority
+    let cache: (any ImageCaching)?
+    let originalCache: (any ImageCaching)?
+    let downloader: ImageDownloader
+    /// True when the downloader was made for this request's modifiers (its download is not shared).
+    let privateDownloader: Bool
+    let coders: CodersManager
+    let decode: DecodeSpec
+    /// The transformer chain, each step a transformer.
+    let chain: [any ImageTransformer]
+    let scale: Double
+    /// The cache key filter's key (the URL's absolute string by default); nil: nothing is cached.
+    let baseKey: String?
+    /// The key of the decoded original: the thumbnail key when decoding to a thumbnail.
+    let originalKey: String?
+    /// The key of the final image: the transformed key when a transformer runs.
+    let finalKey: String?
+    let storeCacheType: ImageCacheType
+    let originalStoreCacheType: ImageCacheType
+    let queryCacheType: ImageCacheType
+    let originalQueryCacheType: ImageCacheType
+    let serializer: (any CacheSerializer)?
+    let encodeOptions: EncodeOptions?
+    let timeout: Duration?
+
+    init(url: URL, options: ImageManagerOptions, context: ImageContext, manager: ImageManager) {
+        self.url = url
+        urlString = url.absoluteString
+        self.options = options
+        priority = options.priority
+        cache = context.imageCache ?? manager.cache
+        originalCache = context.originalImageCache ?? cache
+        let base = context.loader ?? manager.downloader
+        if context.requestModifier != nil || context.responseModifier != nil || context.decryptor != nil {
+            var configuration = base.configuration
+            if let modifier = context.requestModifier { configuration.requestModifier = modifier }
+            if let modifier = context.responseModifier { configuration.responseModifier = modifier }
+            if let decryptor = context.decryptor { configuration.decryptor = decryptor }
+            downloader = ImageDownloader(loaders: base.loaders, configuration: configuration)
+            privateDownloader = true
+        } else {
+            downloader = base
+            privateDownloader = false
+        }
+        coders = manager.coders
+        var decode = DecodeSpec()
+        decode.thumbnail = context.thumbnail
+        decode.scaleDownPixelLimit =
+            context.scaleDownPixelLimit
+            ?? (options.contains(.scaleDownLargeImages) ? ImageContext.defaultScaleDownPixelLimit : nil)
+        decode.firstFrameOnly = context.firstFrameOnly ?? options.contains(.decodeFirstFrameOnly)
+        decode.preloadAllFrames = options.contains(.preloadAllFrames) && !decode.firstFrameOnly
+        decode.avoidDecode = options.contains(.avoidDecodeImage)
+        decode.coder = context.coder
+        self.decode = decode
+        let transformer = context.transformer ?? manager.defaultTransformer
+        if let pipeline = transformer as? TransformerPipeline {
+            chain = pipeline.transformers
+        } else {
+            chain = transformer.map { [$0] } ?? []
+        }
+        scale = context.scaleFactor ?? 1
+        let filter = context.cacheKeyFilter ?? manager.cacheKeyFilter
+        baseKey = filter.map { $0.cacheKey(for: url) } ?? urlString
+        originalKey = baseKey.map { key in context.thumbnail.map { CacheKeys.thumbnailKey(key, size: $0) } ?? key }
+        let chainKey = chain.map(\.transformerKey).joined(separator: "-")
+        finalKey = originalKey.map { chainKey.isEmpty ? $0 : CacheKeys.transformedKey($0, transformerKey: chainKey) }
+        storeCacheType = context.storeCacheType ?? .all
+        originalStoreCacheType = context.originalStoreCacheType ?? .disk
+        queryCacheType = context.queryCacheType ?? .all
+        originalQueryCacheType = context.originalQueryCacheType ?? .all
+        serializer = context.cacheSerializer ?? manager.cacheSerializer
+        encodeOptions = context.encodeOptions
+        timeout = context.timeout
+    }
+
+    /// The loader-affecting part of the request: one download per (URL, these).
+    var downloadKey: String {
+        var key = urlString + "|o\(loadOptions.rawValue)|" + identity(downloader)
+        if privateDownloader { key += "|private" }
+        return key
+    }
+
+    /// One decode per (download, thumbnail, scale-down, first frame, ...).
+    var decodeKey: String { downloadKey + "|d" + decode.key }
+
+    /// The transform key of the first `count` transformers of the chain.
+    func transformKey(_ count: Int) -> String {
+        decodeKey + "|x" + chain.prefix(count).map(\.transformerKey).joined(separator: "|")
+    }
+
+    /// Identical requests share one run of the whole flow (query, download, decode, transform, store).
+    var imageKey: String {
+        let flags: ImageManagerOptions = [
+            .retryFailed, .refreshCached, .transformAnimatedImage, .queryMemoryData, .fromCacheOnly,
+            .fromLoaderOnly, .progressiveLoad, .waitStoreCache,
+        ]
+        var key = transformKey(chain.count) + "|f\(options.intersection(flags).rawValue)|s\(scale)"
+        key += "|k" + (baseKey ?? "-")
+        key += "|c" + (cache.map(identity) ?? "-") + (originalCache.map(identity) ?? "-")
+        key += "|t\(storeCacheType)\(originalStoreCacheType)\(queryCacheType)\(originalQueryCacheType)"
+        key += "|z" + (serializer.map(identity) ?? "-")
+        if let encodeOptions { key += "|e\(encodeOptions.format)\(encodeOptions.quality)\(encodeOptions.lossless)" }
+        return key
+    }
+
+    /// The transfer options the manager's options ask for.
+    var loadOptions: LoadRequest.Options {
+        var options: LoadRequest.Options = [.allowHTTP2]
+        if self.options.contains(.handleCookies) { options.insert(.sendCookies) }
+        if self.options.contains(.allowInvalidSSL) { options.insert(.allowInvalidCertificates) }
+        return options
+    }
+}
+
+/// A string naming one instance: its object identity for a class, a new one each time for a value.
+func identity(_ value: Any) -> String {
+    guard type(of: value) is AnyClass else { return "v\(valueIdentities.add(1, ordering: .relaxed).newValue)" }
+    return String(UInt(bitPattern: ObjectIdentifier(value as AnyObject).hashValue), radix: 36)
+}
+
+private let valueIdentities = Atomic<Int>(0)

@@ -1,0 +1,45 @@
+import Foundation
+
+/// What a finished request delivers.
+public struct ImageResult: Sendable {
+    /// The decoded image; nil only with ``ImageManagerOptions/avoidDecodeImage``.
+    public var image: DecodedImage?
+    /// Every frame, with ``ImageManagerOptions/preloadAllFrames`` and an animated image.
+    public var animation: DecodedAnimation?
+    /// The encoded bytes the image came from: downloaded or read from disk; nil for memory
+    /// hits (unless ``ImageManagerOptions/queryMemoryData``), thumbnails and transformed images.
+    public var data: Data?
+    /// Where it came from: `.none` (the loader), `.memory` or `.disk`.
+    public var cacheType: ImageCacheType
+    public var url: URL
+    /// The cache key of the result (thumbnail and transformer keys included); nil when the
+    /// cache key filter gave none.
+    public var cacheKey: String?
+    /// The scale factor (``ImageContext/scaleFactor``, default 1).
+    public var scale: Double
+    /// Frames in the source (1 for a still image or with first-frame-only decoding); 0 when unknown.
+    public var frameCount: Int
+    public var metrics: ImageMetrics
+}
+
+/// How long each part of a request took, and the transfer's own metrics.
+public struct ImageMetrics: Sendable {
+    /// From the request to its completion.
+    public var total: Duration = .zero
+    /// The transfer's metrics, when the image was downloaded.
+    public var load: LoadMetrics?
+    /// True when this request shared a download, decode or transform with another.
+    public var coalesced = false
+
+    public init() {}
+}
+
+/// What ``ImageManager/images(for:options:context:)`` yields, in order: progress and partial
+/// images while downloading, then one `.completed` (two with ``ImageManagerOptions/refreshCached``
+/// when the server has a new image).
+public enum ImageEvent: Sendable {
+    case progress(DownloadProgress)
+    /// A partial image of a progressive download (trait `.partial`); never cached.
+    case partial(DecodedImage)
+    case completed(ImageResult)
+}

@@ -1,0 +1,197 @@
+import Synchronization
+
+/// What a piece of shared work reports to its subscribers.
+enum WorkEvent<Value: Sendable>: Sendable {
+    case progress(DownloadProgress)
+    /// A partial image of a progressive download.
+    case partial(DecodedImage)
+    /// Bytes as they arrived, with the count received before them (for progressive decoding).
+    case chunk([UInt8], offset: Int)
+    /// A value delivered before the end (the cached image of a refresh); the work goes on.
+    case intermediate(Value)
+    /// The end: a value, nil when the work ended without one (a 304), or the error.
+    case finished(Result<Value?, ImageManagerError>)
+}
+
+/// One piece of work shared by every subscriber with the same key (Nuke's coalescing task):
+/// it runs once, reports to all, follows the highest subscriber priority, and is cancelled
+/// when its last subscriber leaves.
+final class SharedWork<Value: Sendable>: Sendable {
+    typealias Handler = @Sendable (WorkEvent<Value>) -> Void
+
+    private struct Subscriber {
+        var priority: DownloadRequest.Priority
+        let handler: Handler
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+        var finished = false
+        var priority = DownloadRequest.Priority.low
+        var onCancel: (@Sendable () -> Void)?
+        var onPriority: (@Sendable (DownloadRequest.Priority) -> Void)?
+        /// The last intermediate value, replayed to late subscribers.
+        var intermediate: Value?
+        /// Subscribers so far, leavers included.
+        var subscriberCount = 0
+    }
+
+    let key: String
+    private let state = Mutex(State())
+    private let unregister: @Sendable (SharedWork<Value>) -> Void
+
+    init(key: String, unregister: @escaping @Sendable (SharedWork<Value>) -> Void) {
+        self.key = key
+        self.unregister = unregister
+    }
+
+    /// The highest priority of the current subscribers.
+    var priority: DownloadRequest.Priority { state.withLock { $0.priority } }
+
+    /// True once more than one subscriber joined.
+    var isShared: Bool { state.withLock { $0.subscriberCount > 1 } }
+
+    /// Sets what cancels the work and what changes its priority; a cancel that came first runs at once.
+    func setHandlers(
+        cancel: (@Sendable () -> Void)?, priority: (@Sendable (DownloadRequest.Priority) -> Void)? = nil
+    ) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.onCancel = cancel
+            state.onPriority = priority
+            return state.finished && state.subscribers.isEmpty
+        }
+        if cancelNow { cancel?() }
+    }
+
+    /// Adds a subscriber; nil when the work already finished (start a new one).
+    func add(priority: DownloadRequest.Priority, handler: @escaping Handler) -> Int? {
+        let (id, replay, raise) = state.withLock {
+            state -> (Int?, Value?, (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)?) in
+            guard !state.finished else { return (nil, nil, nil) }
+            let id = state.nextID
+            state.nextID += 1
+            state.subscriberCount += 1
+            state.subscribers[id] = Subscriber(priority: priority, handler: handler)
+            let raise = raisePriority(&state)
+            return (id, state.intermediate, raise)
+        }
+        if let replay { handler(.intermediate(replay)) }
+        if let raise { raise.0(raise.1) }
+        return id
+    }
+
+    /// Recomputes the priority; returns the handler to call when it changed.
+    private func raisePriority(_ state: inout State) -> (
+        @Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority
+    )? {
+        let highest = state.subscribers.values.map(\.priority).max() ?? .low
+        guard highest != state.priority else { return nil }
+        state.priority = highest
+        return state.onPriority.map { ($0, highest) }
+    }
+
+    /// Changes one subscriber's priority; the work follows the highest.
+    func setPriority(_ priority: DownloadRequest.Priority, of id: Int) {
+        let change = state.withLock {
+            state -> (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)? in
+            guard state.subscribers[id] != nil else { return nil }
+            state.subscribers[id]?.priority = priority
+            return raisePriority(&state)
+        }
+        if let change { change.0(change.1) }
+    }
+
+    /// Removes a subscriber (it gets no more events); the last one leaving cancels the work.
+    func remove(_ id: Int) {
+        let (cancel, change) = state.withLock {
+            state -> (
+                (@Sendable () -> Void)?, (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)?
+            ) in
+            guard state.subscribers.removeValue(forKey: id) != nil, !state.finished else { return (nil, nil) }
+            guard state.subscribers.isEmpty else { return (nil, raisePriority(&state)) }
+            state.finished = true
+            return (state.onCancel, nil)
+        }
+        if let change { change.0(change.1) }
+        if let cancel {
+            unregister(self)
+            cancel()
+        }
+    }
+
+    /// Reports `event` to every subscriber; `.finished` ends the work (later events are dropped).
+    func send(_ event: WorkEvent<Value>) {
+        let handlers = state.withLock { state -> [Handler] in
+            guard !state.finished else { return [] }
+            if case .finished = event {
+                state.finished = true
+                let handlers = state.subscribers.values.map(\.handler)
+                state.subscribers.removeAll()
+                return handlers
+            }
+            if case .intermediate(let value) = event { state.intermediate = value }
+            return state.subscribers.values.map(\.handler)
+        }
+        if case .finished = event { unregister(self) }
+        for handler in handlers { handler(event) }
+    }
+
+    var isFinished: Bool { state.withLock { $0.finished } }
+}
+
+/// The shared works of one stage by key: a subscriber joins the running work with its key or
+/// starts a new one.
+final class WorkRegistry<Value: Sendable>: Sendable {
+    private let works = Mutex<[String: SharedWork<Value>]>([:])
+
+    /// Works started so far (not joined).
+    private let started = Atomic<Int>(0)
+    var startedCount: Int { started.load(ordering: .relaxed) }
+
+    /// Works running now.
+    var runningCount: Int { works.withLock { $0.count } }
+
+    /// Joins the work with `key`, or starts one with `start` (called once, outside any lock).
+    func subscribe(
+        key: String, priority: DownloadRequest.Priority, handler: @escaping SharedWork<Value>.Handler,
+        start: (SharedWork<Value>) -> Void
+    ) -> WorkSubscription<Value> {
+        while true {
+            let (work, isNew) = works.withLock { works -> (SharedWork<Value>, Bool) in
+                if let work = works[key] { return (work, false) }
+                let work = SharedWork<Value>(key: key) { [weak self] finished in
+                    self?.works.withLock { works in
+                        if works[finished.key] === finished { works[finished.key] = nil }
+                    }
+                }
+                works[key] = work
+                return (work, true)
+            }
+            if isNew {
+                started.add(1, ordering: .relaxed)
+                // The first subscriber joins before the work starts, so nothing is missed.
+                let id = work.add(priority: priority, handler: handler)!
+                start(work)
+                return WorkSubscription(work: work, id: id)
+            }
+            if let id = work.add(priority: priority, handler: handler) { return WorkSubscription(work: work, id: id) }
+            // It finished between the lookup and the join: try again.
+            works.withLock { works in if works[key] === work { works[key] = nil } }
+        }
+    }
+
+    /// Every running work.
+    var all: [SharedWork<Value>] { works.withLock { Array($0.values) } }
+}
+
+/// One subscriber's place in a shared work.
+struct WorkSubscription<Value: Sendable>: Sendable {
+    let work: SharedWork<Value>
+    let id: Int
+
+    /// Leaves the work; the last subscriber leaving cancels it.
+    func cancel() { work.remove(id) }
+
+    func setPriority(_ priority: DownloadRequest.Priority) { work.setPriority(priority, of: id) }
+}

@@ -1,0 +1,22 @@
+/// A finished download: the bytes (after the decryptor), the response head and the metrics.
+struct DownloadedData: Sendable {
+    let data: [UInt8]
+    let response: LoadResponse
+    let metrics: LoadMetrics
+}
+
+/// What the decode and transform stages produce.
+struct DecodedPayload: Sendable {
+    /// Nil with ``ImageManagerOptions/avoidDecodeImage``.
+    var image: DecodedImage?
+    var animation: DecodedAnimation?
+    /// Frames in the source; 0 when unknown.
+    var frameCount: Int
+    /// The download the image came from; nil for cached images.
+    var download: DownloadedData?
+    /// True once a transformer changed the image (false when an animated image was passed
+    /// through without ``ImageManagerOptions/transformAnimatedImage``).
+    var transformed = false
+    /// The decoded image before the transformers ran.
+    var original: DecodedImage?
+}

@@ -1,0 +1,94 @@
+import Dispatch
+import Synchronization
+
+/// Runs jobs off the caller's thread, at most ``width`` at once, higher priority first, then
+/// in order of arrival. A queued job's priority can change and it can be removed before it runs.
+final class WorkQueue: Sendable {
+    private struct Job {
+        let id: UInt64
+        var priority: DownloadRequest.Priority
+        let body: @Sendable () -> Void
+    }
+
+    private struct State {
+        var queued: [Job] = []
+        var running = 0
+        var nextID: UInt64 = 0
+    }
+
+    /// Most jobs running at once.
+    let width: Int
+    private let label: String
+    private let state = Mutex(State())
+
+    init(label: String, width: Int) {
+        self.label = label
+        self.width = max(1, width)
+    }
+
+    /// Queues `body`; returns the job's ticket.
+    @discardableResult
+    func enqueue(priority: DownloadRequest.Priority, _ body: @escaping @Sendable () -> Void) -> WorkQueueTicket {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            state.queued.append(Job(id: state.nextID, priority: priority, body: body))
+            return state.nextID
+        }
+        pump()
+        return WorkQueueTicket(queue: self, id: id)
+    }
+
+    /// Changes the priority of a queued job.
+    func setPriority(_ priority: DownloadRequest.Priority, of id: UInt64) {
+        state.withLock { state in
+            if let index = state.queued.firstIndex(where: { $0.id == id }) { state.queued[index].priority = priority }
+        }
+    }
+
+    /// Removes a queued job; true when it had not started.
+    @discardableResult
+    func remove(_ id: UInt64) -> Bool {
+        state.withLock { state in
+            guard let index = state.queued.firstIndex(where: { $0.id == id }) else { return false }
+            state.queued.remove(at: index)
+            return true
+        }
+    }
+
+    private func pump() {
+        let jobs = state.withLock { state -> [Job] in
+            var jobs: [Job] = []
+            while state.running < width, !state.queued.isEmpty {
+                var best = 0
+                for index in state.queued.indices.dropFirst()
+                where state.queued[index].priority > state.queued[best].priority {
+                    best = index
+                }
+                jobs.append(state.queued.remove(at: best))
+                state.running += 1
+            }
+            return jobs
+        }
+        for job in jobs {
+            // One QoS for every job: the order comes from this queue's priorities, and a busy
+            // process must not starve low-priority threads.
+            DispatchQueue.global().async { [self] in
+                job.body()
+                state.withLock { $0.running -= 1 }
+                pump()
+            }
+        }
+    }
+}
+
+/// A queued job's handle.
+struct WorkQueueTicket: Sendable {
+    let queue: WorkQueue
+    let id: UInt64
+
+    func setPriority(_ priority: DownloadRequest.Priority) { queue.setPriority(priority, of: id) }
+
+    /// Removes the job if it has not started; true when removed.
+    @discardableResult
+    func cancel() -> Bool { queue.remove(id) }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import WebImageTestSupport
+
+/// `webimage get` against a real nginx serving the sample images, with every bundled plugin.
+@Suite("webimage get") struct GetTests {
+    static let samples = BuildProducts.repository.appendingPathComponent("Examples/sample-images")
+
+    static func sample(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: samples.appendingPathComponent(name)))
+    }
+
+    static func server() throws -> NginxServer {
+        try NginxServer(files: [
+            "landscape.jpg": try sample("landscape.jpg"), "badge.png": try sample("badge.png"),
+            "orbit.gif": try sample("orbit.gif"),
+        ])
+    }
+
+    func get(_ arguments: [String], plugins: PluginsFolder) async throws -> CommandResult {
+        try await WebImageProcess.run(["get", "--plugin-path", plugins.path] + arguments)
+    }
+
+    func objects(_ result: CommandResult) throws -> [[String: Any]] {
+        try result.outputLines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("several URLs at once: downloaded the first time, from the disk cache in the next process")
+    func networkThenDisk() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let urls = ["landscape.jpg", "badge.png", "orbit.gif"].map { server.http + "/static/" + $0 }
+        let first = try await get(urls + ["--cache-dir", cache.path, "--json"], plugins: plugins)
+        #expect(first.status == 0, "\(first.standardError)")
+        let reports = try objects(first)
+        #expect(reports.map { $0["url"] as? String } == urls)
+        #expect(reports.map { $0["cache_type"] as? String } == ["none", "none", "none"])
+        #expect(reports.map { $0["key"] as? String } == urls)
+        #expect(reports.map { $0["width"] as? Int } == [1200, 512, 320])
+        #expect(reports.map { $0["height"] as? Int } == [800, 512, 200])
+        #expect(reports.map { $0["format"] as? String } == ["jpeg", "png", "gif"])
+        #expect(reports.map { $0["frames"] as? Int } == [1, 1, 8])
+        #expect(reports[0]["bytes"] as? Int == (try Self.sample("landscape.jpg")).count)
+        #expect(reports.allSatisfy { $0["error"] is NSNull && $0["ms"] is Double })
+        #expect(
+            Set(reports[0].keys)
+                == ["url", "key", "cache_type", "width", "height", "format", "frames", "bytes", "ms", "error"])
+
+        let second = try await get(urls + ["--cache-dir", cache.path, "--json", "--sequential"], plugins: plugins)
+        #expect(second.status == 0)
+        #expect(try objects(second).map { $0["cache_type"] as? String } == ["disk", "disk", "disk"])
+        #expect(server.requests(matching: "/static/").count == 3)
+    }
+
+    @Test("thumbnail and transform: the key names both, the file is written in the extension's format")
+    func thumbnailTransformOutput() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let output = try TemporaryDirectory()
+        let url = server.http + "/static/landscape.jpg"
+        let result = try await get(
+            [
+                url, "--thumbnail", "300x300", "--transform", "flip:h", "--cache-dir", cache.path, "--json", "-o",
+                output.file("thumb.png"),
+            ], plugins: plugins)
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try #require(try objects(result).first)
+        #expect(report["width"] as? Int == 300 && report["height"] as? Int == 200)
+        #expect(report["key"] as? String == server.http + "/static/landscape-Thumbnail(300x300,1)-Flip(h).jpg")
+        let written = try Data(contentsOf: URL(fileURLWithPath: output.file("thumb.png")))
+        #expect(Array(written.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        #expect(report["bytes"] as? Int == written.count)
+        let noAspect = try await get(
+            [url, "--thumbnail", "100x100", "--no-aspect", "--cache-dir", cache.path, "--json"], plugins: plugins)
+        let square = try #require(try objects(noAspect).first)
+        #expect(square["width"] as? Int == 100 && square["height"] as? Int == 100)
+        #expect(square["cache_type"] as? String == "disk")
+        #expect(server.requests(matching: "/static/landscape.jpg").count == 1)
+    }
+
+    @Test("refresh-cached: the process waits for the revalidation (a 304 in nginx's log) before exiting")
+    func refreshWaitsForRevalidation() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let url = server.http + "/static/badge.png"
+        _ = try await get([url, "--cache-dir", cache.path], plugins: plugins)
+        let refreshed = try await get(
+            [url, "--cache-dir", cache.path, "--options", "refresh-cached", "--json"], plugins: plugins)
+        #expect(refreshed.status == 0)
+        #expect(try objects(refreshed).first?["cache_type"] as? String == "disk")
+        let log = server.requests(matching: "/static/badge.png", atLeast: 2)
+        #expect(log.count == 2 && log.last?.hasSuffix("|304") == true)
+    }
+
+    @Test("a failed URL: exit status 1, its error in the JSON, the others still loaded")
+    func failure() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let good = server.http + "/static/badge.png"
+        let missing = server.http + "/static/missing.png"
+        let result = try await get([good, missing, "--cache-dir", cache.path, "--json"], plugins: plugins)
+        #expect(result.status == 1)
+        let reports = try objects(result)
+        #expect(reports[0]["error"] is NSNull && reports[0]["width"] as? Int == 512)
+        #expect((reports[1]["error"] as? String)?.contains("404") == true)
+        #expect(result.errorLines.count == 1 && result.errorLines[0].hasPrefix("error: 1 of 2 URLs failed"))
+        let bad = try await get([good, "--options", "refresh-cached,sometimes"], plugins: plugins)
+        #expect(bad.status == 1 && bad.standardError.contains("unknown option 'sometimes'"))
+    }
+
+    @Test("cache types: store in memory only leaves the disk empty; query none downloads again")
+    func cacheTypes() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let url = server.http + "/static/orbit.gif"
+        _ = try await get([url, "--cache-dir", cache.path, "--store-cache-type", "memory"], plugins: plugins)
+        let again = try await get([url, "--cache-dir", cache.path, "--json"], plugins: plugins)
+        #expect(try objects(again).first?["cache_type"] as? String == "none")
+        let fresh = try await get(
+            [url, "--cache-dir", cache.path, "--json", "--query-cache-type", "none"], plugins: plugins)
+        #expect(try objects(fresh).first?["cache_type"] as? String == "none")
+        #expect(server.requests(matching: "/static/orbit.gif").count == 3)
+        let invalid = try await get([url, "--store-cache-type", "sometimes"], plugins: plugins)
+        #expect(invalid.status == 1 && invalid.standardError.contains("expected none, memory, disk or all"))
+    }
+}

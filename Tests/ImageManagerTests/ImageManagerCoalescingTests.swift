@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import WebImageCore
+import WebImageTestSupport
+
+/// Identical work runs once at every stage, counted at the server (nginx's log) and in the
+/// manager's counters.
+@Suite("ImageManager coalescing", .serialized)
+struct ImageManagerCoalescingTests {
+    @Test("100 identical concurrent requests: 1 request at the server, 1 decode")
+    func hundredIdentical() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.slowURL("photo.jpg")
+        let results = try await withThrowingTaskGroup(of: ImageResult.self) { group in
+            for _ in 0..<100 { group.addTask { try await harness.manager.image(for: url) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 100)
+        #expect(results.allSatisfy { $0.image?.width == 640 && $0.cacheType == .none })
+        #expect(results.filter(\.metrics.coalesced).count >= 99)
+        #expect(harness.requests("/slow/photo.jpg", atLeast: 1).count == 1)
+        #expect(harness.manager.counters.downloads == 1)
+        #expect(harness.manager.counters.decodes == 1)
+    }
+
+    @Test("one download per URL, one decode per decode settings: two thumbnails and the full size of one URL")
+    func oneDownloadManyDecodes() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.slowURL("photo.jpg")
+        let sizes: [ThumbnailSize?] = [
+            ThumbnailSize(width: 64, height: 64), ThumbnailSize(width: 128, height: 128), nil,
+        ]
+        let widths = try await withThrowingTaskGroup(of: Int.self) { group in
+            for size in sizes + sizes {
+                var context = ImageContext()
+                context.thumbnail = size
+                group.addTask { try await harness.manager.image(for: url, context: context).image?.width ?? 0 }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }.sorted()
+        }
+        #expect(widths == [64, 64, 128, 128, 640, 640])
+        #expect(harness.requests("/slow/photo.jpg", atLeast: 1).count == 1)
+        #expect(harness.manager.counters.decodes == 3)
+    }
+
+    @Test("a chain [a, b, c] reuses [a, b]: one download, one decode, three transforms for both chains")
+    func chainPrefixReuse() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.slowURL("photo.jpg")
+        let a = try ResizingTransformer(width: 100, height: 80, scaleMode: .fill)
+        let b = FlippingTransformer(horizontal: true, vertical: false)
+        let c = try CroppingTransformer(x: 0, y: 0, width: 50, height: 40)
+        let chains = [TransformerPipeline([a, b]), TransformerPipeline([a, b, c]), TransformerPipeline([a, b])]
+        let sizes = try await withThrowingTaskGroup(of: String.self) { group in
+            for chain in chains {
+                var context = ImageContext()
+                context.transformer = chain
+                group.addTask {
+                    let image = try await harness.manager.image(for: url, context: context).image
+                    return "\(image?.width ?? 0)x\(image?.height ?? 0)"
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }.sorted()
+        }
+        #expect(sizes == ["100x80", "100x80", "50x40"])
+        #expect(harness.requests("/slow/photo.jpg", atLeast: 1).count == 1)
+        #expect(harness.manager.counters.decodes == 1)
+        #expect(harness.manager.counters.transforms == 3)
+    }
+
+    @Test("a subscriber that leaves does not stop the others; the last one leaving stops the download")
+    func leaveAndLastLeave() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.slowURL("progressive.jpg")
+        let leaving = Recorder()
+        let staying = Recorder()
+        let first = harness.manager.load(url, completed: leaving.completed)
+        harness.manager.load(url, completed: staying.completed)
+        try await Task.sleep(for: .milliseconds(200))
+        first.cancel()
+        #expect(await leaving.wait(for: 1).first?.errorKind == .cancelled)
+        let stayed = await staying.wait(for: 1)
+        #expect(stayed.first?.value?.image?.width == 320)
+        #expect(harness.requests("/slow/progressive.jpg", atLeast: 1).count == 1)
+
+        let other = try harness.makeManager()
+        let recorders = [Recorder(), Recorder()]
+        let operations = recorders.map { other.load(harness.slowURL("photo.jpg"), completed: $0.completed) }
+        try await Task.sleep(for: .milliseconds(200))
+        for operation in operations { operation.cancel() }
+        for recorder in recorders { #expect(await recorder.wait(for: 1).first?.errorKind == .cancelled) }
+        await other.waitUntilIdle()
+        #expect(!other.isRunning)
+        #expect(other.downloader.activeCount == 0)
+        #expect(other.counters.decodes == 0)
+    }
+
+    @Test("a follower is not stuck behind a hung leader: its own timeout and cancel work")
+    func followerNotStuck() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.slowURL("progressive.jpg")
+        let leader = Recorder()
+        let leaderOperation = harness.manager.load(url, completed: leader.completed)
+        var context = ImageContext()
+        context.timeout = .milliseconds(300)
+        do {
+            _ = try await harness.manager.image(for: url, context: context)
+            Issue.record("the follower loaded before its timeout")
+        } catch {
+            #expect(error.kind == .timedOut)
+        }
+        // The follower ended while the leader's download still runs.
+        #expect(!leaderOperation.isFinished)
+        let follower = Recorder()
+        let followerOperation = harness.manager.load(url, completed: follower.completed)
+        followerOperation.cancel()
+        #expect(await follower.wait(for: 1).first?.errorKind == .cancelled)
+        #expect(!leaderOperation.isFinished)
+        leaderOperation.cancel()
+        #expect(await leader.wait(for: 1).first?.errorKind == .cancelled)
+    }
+
+    @Test("the download runs at the highest priority of its requests and follows a change")
+    func priorityFollowsSubscribers() async throws {
+        var downloader = ImageDownloaderConfiguration()
+        downloader.maxConcurrentDownloads = 1
+        let harness = try ManagerHarness(downloader: downloader)
+        // One slow download holds the only slot; then a low and a normal request queue.
+        let blocker = Recorder()
+        harness.manager.load(harness.slowURL("progressive.jpg"), completed: blocker.completed)
+        try await Task.sleep(for: .milliseconds(200))
+        let low = Recorder()
+        let normal = Recorder()
+        let lowOperation = harness.manager.load(
+            harness.url("icon.png"), options: .lowPriority, completed: low.completed)
+        try await Task.sleep(for: .milliseconds(100))
+        harness.manager.load(harness.url("wide.png"), completed: normal.completed)
+        try await Task.sleep(for: .milliseconds(100))
+        // A second request for the low one at high priority raises the shared download.
+        let high = Recorder()
+        harness.manager.load(harness.url("icon.png"), options: .highPriority, completed: high.completed)
+        _ = await blocker.wait(for: 1)
+        _ = await normal.wait(for: 1)
+        _ = await low.wait(for: 1)
+        let order = harness.requests("/static/", atLeast: 2).map { $0.split(separator: "|")[0] }
+        #expect(order == ["/static/icon.png", "/static/wide.png"])
+        #expect(high.completions.count == 1 && lowOperation.isFinished)
+
+        // Raising an operation's own priority works the same way.
+        let other = try harness.makeManager(downloader: downloader)
+        let blocker2 = Recorder()
+        other.load(harness.slowURL("progressive.jpg"), completed: blocker2.completed)
+        try await Task.sleep(for: .milliseconds(200))
+        let lowAgain = Recorder()
+        let normalAgain = Recorder()
+        let raised = other.load(harness.url("other.jpg"), options: .lowPriority, completed: lowAgain.completed)
+        try await Task.sleep(for: .milliseconds(100))
+        other.load(harness.url("anim.gif"), completed: normalAgain.completed)
+        try await Task.sleep(for: .milliseconds(100))
+        raised.priority = .high
+        _ = await normalAgain.wait(for: 1)
+        _ = await lowAgain.wait(for: 1)
+        let later = harness.requests("/static/", atLeast: 4).map { $0.split(separator: "|")[0] }.suffix(2)
+        #expect(Array(later) == ["/static/other.jpg", "/static/anim.gif"])
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCore
+import WebImageTestSupport
+
+/// How wide the decode and transform stages run, and cancelling while they run.
+@Suite("ImageManager queues and cancellation points", .serialized)
+struct ImageManagerQueueTests {
+    /// Counts how many calls run at once; each call waits until released or `hold` passes.
+    final class Concurrency: Sendable {
+        private let state = Mutex((running: 0, most: 0, calls: 0))
+        let hold: Duration
+
+        init(hold: Duration) { self.hold = hold }
+
+        var most: Int { state.withLock { $0.most } }
+        var calls: Int { state.withLock { $0.calls } }
+
+        func enter() {
+            state.withLock { state in
+                state.running += 1
+                state.calls += 1
+                state.most = max(state.most, state.running)
+            }
+            Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
+            state.withLock { $0.running -= 1 }
+        }
+    }
+
+    /// A transformer that takes `concurrency.hold` and returns its input.
+    struct SlowTransformer: ImageTransformer {
+        let concurrency: Concurrency
+        let name: String
+        var transformerKey: String { "Slow(\(name))" }
+        func transform(_ image: PixelBuffer) throws(ImageTransformError) -> PixelBuffer {
+            concurrency.enter()
+            return image
+        }
+    }
+
+    /// Decodes anything as a 4×4 image, taking `concurrency.hold`.
+    struct SlowCoder: ImageCoder {
+        let concurrency: Concurrency
+        var formats: [ImageFormat] { [ImageFormat(name: "slow", mimeType: "image/x-slow", capabilities: .decode)] }
+        func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool { true }
+        func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
+            ImageInfo(format: "slow", width: 4, height: 4)
+        }
+        func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
+            concurrency.enter()
+            return DecodedImage(pixels: try PixelBuffer(width: 4, height: 4, format: .rgba8), format: "slow")
+        }
+        func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {
+            throw ImageCodingError(.unsupportedOperation, "no")
+        }
+    }
+
+    static let names = ["icon.png", "wide.png", "photo.jpg", "other.jpg", "anim.gif", "reversed.bin"]
+
+    @Test("transforms run two at a time (the default); decodes no wider than configured (1 here)")
+    func widths() async throws {
+        var configuration = ImageManagerConfiguration()
+        configuration.maxConcurrentDecodes = 1
+        let harness = try ManagerHarness(configuration: configuration)
+        #expect(ImageManagerConfiguration().maxConcurrentTransforms == 2)
+        let transforms = Concurrency(hold: .milliseconds(100))
+        var transformContext = ImageContext()
+        transformContext.transformer = SlowTransformer(concurrency: transforms, name: "t")
+        transformContext.coder = SlowCoder(concurrency: Concurrency(hold: .zero))
+        let transforming = transformContext
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for name in Self.names {
+                group.addTask { _ = try await harness.manager.image(for: harness.url(name), context: transforming) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(transforms.calls == 6 && transforms.most == 2)
+
+        let decodes = Concurrency(hold: .milliseconds(100))
+        var decodeContext = ImageContext()
+        decodeContext.coder = SlowCoder(concurrency: decodes)
+        let other = try harness.makeManager(configuration: configuration)
+        let decoding = decodeContext
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for name in Self.names {
+                group.addTask {
+                    _ = try await other.image(for: harness.url(name), options: .fromLoaderOnly, context: decoding)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(decodes.calls == 6 && decodes.most == 1)
+    }
+
+    @Test("cancelling while the decode or the transform runs: cancelled at once, nothing stored")
+    func cancelDuringDecodeAndTransform() async throws {
+        let harness = try ManagerHarness()
+        let decodes = Concurrency(hold: .milliseconds(600))
+        var decodeContext = ImageContext()
+        decodeContext.coder = SlowCoder(concurrency: decodes)
+        let url = harness.url("icon.png")
+        let recorder = Recorder()
+        let operation = harness.manager.load(url, context: decodeContext, completed: recorder.completed)
+        while decodes.calls == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        operation.cancel()
+        #expect(recorder.completions.first?.errorKind == .cancelled)
+        await harness.manager.waitUntilIdle()
+        #expect(try !harness.imageCache().disk.contains(url.absoluteString))
+
+        let transforms = Concurrency(hold: .milliseconds(600))
+        var transformContext = ImageContext()
+        transformContext.transformer = SlowTransformer(concurrency: transforms, name: "c")
+        let wide = harness.url("wide.png")
+        let cancelling = transformContext
+        let task = Task { try await harness.manager.image(for: wide, context: cancelling) }
+        while transforms.calls == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("a cancelled transform completed")
+        } catch let error as ImageManagerError {
+            #expect(error.kind == .cancelled)
+        }
+        await harness.manager.waitUntilIdle()
+        let key = CacheKeys.transformedKey(wide.absoluteString, transformerKey: "Slow(c)")
+        #expect(try !harness.imageCache().disk.contains(key))
+        #expect(harness.imageCache().imageFromMemory(forKey: key) == nil)
+    }
+
+    @Test("cancelAll ends every request; the manager is idle afterwards")
+    func cancelAll() async throws {
+        let harness = try ManagerHarness()
+        let recorders = (0..<3).map { _ in Recorder() }
+        for (index, recorder) in recorders.enumerated() {
+            var context = ImageContext()
+            context.thumbnail = ThumbnailSize(width: 10 + index, height: 10 + index)
+            harness.manager.load(harness.slowURL("progressive.jpg"), context: context, completed: recorder.completed)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(harness.manager.isRunning)
+        harness.manager.cancelAll()
+        for recorder in recorders { #expect(await recorder.wait(for: 1).first?.errorKind == .cancelled) }
+        await harness.manager.waitUntilIdle()
+        #expect(!harness.manager.isRunning)
+    }
+}
