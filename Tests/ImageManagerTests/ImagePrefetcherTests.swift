@@ -99,8 +99,11 @@ struct ImagePrefetcherTests {
         await harness.manager.waitUntilIdle()
         #expect(cancelled.completion.withLock { $0.isEmpty })
 
+        // Other URLs: the cancelled downloads above kept their bytes, and a resumed (ranged)
+        // request of the same URL comes at full speed, so it could finish before cancelAll.
+        let slowAgain = ["photo.jpg?again", "progressive.jpg?again"].map { harness.slowURL($0) }
         let again = [Reports(), Reports()]
-        let tokens = again.map { prefetcher.prefetch(slow, completion: $0.onCompletion) }
+        let tokens = again.map { prefetcher.prefetch(slowAgain, completion: $0.onCompletion) }
         try await Task.sleep(for: .milliseconds(100))
         prefetcher.cancelAll()
         #expect(tokens.map(\.isCancelled) == [true, true])
