@@ -70,9 +70,11 @@ let loaderPlugins = [curl]
 
 let coreTargets: [Target] = [
     .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
+    .target(name: "CWebImageIsolation"),
     .target(
         name: "WebImageCore",
-        dependencies: ["CWebImagePlugin", .product(name: "Logging", package: "swift-log")]),
+        dependencies: ["CWebImagePlugin", "CWebImageIsolation", .product(name: "Logging", package: "swift-log")]),
+    .executableTarget(name: "WebImagePluginWorker", dependencies: ["WebImageCore"]),
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
     .target(name: "WebImageCoderVerifier", dependencies: ["WebImageCore"]),
     .target(name: "WebImageTestSupport", path: "Tests/WebImageTestSupport"),
@@ -133,6 +135,7 @@ let package = Package(
         .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
+        .executable(name: "webimage-plugin-worker", targets: ["WebImagePluginWorker"]),
         .executable(name: "webimage-cache-bench", targets: ["WebImageCacheBench"]),
     ] + plugins.map(\.library) + cachePlugins.map(\.library) + loaderPlugins.map(\.library),
     dependencies: [

@@ -16,36 +16,62 @@ public final class PluginHost: Sendable {
     public let plugins: [DiscoveredPlugin]
     /// The kinds this host implements.
     public let adapters: [any PluginKindAdapter.Type]
+    /// Which plugins run in worker processes, and how those are supervised.
+    public let isolation: PluginIsolation
     private let discoveryFaults: [PluginFault]
     /// One cell per discovered plugin, made at init: the dictionary itself never changes.
     private let openings: [String: OnceCell<Result<OpenedPlugin, PluginFault>>]
-    private let logger: Logger
+    /// The plugins that run isolated, by name; made at init and never changed.
+    let isolatedPlugins: [String: IsolatedPlugin]
+    /// One cell per isolated plugin: its coder, opened in its worker on first use.
+    let isolatedOpenings: [String: OnceCell<Result<IsolatedCoder, PluginFault>>]
+    /// Faults of plugins whose entry function crashed or hung in `verify`'s child process.
+    private let scanFaults = OnceCell<[String: PluginFault]>()
+    let logger: Logger
 
     /// Reads the manifests in `searchPath` (no library is opened).
     /// - Parameters:
     ///   - adapters: the kinds this host implements; default ``PluginKindAdapters/standard``.
-    ///   - logger: where faults are reported; default label `webimage.plugins`.
+    ///   - logger: where faults are reported, and what isolated plugins and their libraries
+    ///     write to standard error; default label `webimage.plugins`.
+    ///   - isolation: which plugins run in worker processes; default ``PluginIsolation/Policy/untrusted``
+    ///     (plugins outside the install folder next to the running executable).
     public init(
         searchPath: PluginSearchPath, adapters: [any PluginKindAdapter.Type] = PluginKindAdapters.standard,
-        logger: Logger = Logger(label: "webimage.plugins")
+        logger: Logger = Logger(label: "webimage.plugins"), isolation: PluginIsolation = PluginIsolation()
     ) {
         self.searchPath = searchPath
         self.adapters = adapters
         self.logger = logger
+        self.isolation = isolation
         let result = PluginDiscovery.discover(in: searchPath)
         self.plugins = result.plugins
         self.discoveryFaults = result.faults
         self.openings = Dictionary(uniqueKeysWithValues: result.plugins.map { ($0.name, OnceCell()) })
+        let installFolder = PluginSearchPath.standard(hostDirectories: [], environment: [:]).directories.last
+        let isolated = result.plugins.filter {
+            isolation.isolates($0, trusted: Self.isTrusted($0, installFolder: installFolder))
+        }
+        self.isolatedPlugins = Dictionary(
+            uniqueKeysWithValues: isolated.map {
+                ($0.name, IsolatedPlugin(plugin: $0, isolation: isolation, logger: logger))
+            })
+        self.isolatedOpenings = Dictionary(uniqueKeysWithValues: isolated.map { ($0.name, OnceCell()) })
         for fault in result.faults { logger.warning("\(fault)") }
     }
 
     /// Every fault so far: from reading manifests, then from opening, in search order.
     public var faults: [PluginFault] {
-        let openFaults = plugins.compactMap { plugin -> PluginFault? in
-            if case .failure(let fault) = openings[plugin.name]?.computedValue { return fault }
-            return nil
-        }
-        return discoveryFaults + openFaults
+        discoveryFaults + plugins.compactMap { openFault(of: $0.name) }
+    }
+
+    /// The fault that opening the plugin named `name` met so far (in-process, in its worker,
+    /// or in `verify`'s child process), or nil.
+    public func openFault(of name: String) -> PluginFault? {
+        if let fault = scanFaults.computedValue?[name] { return fault }
+        if case .failure(let fault) = isolatedOpenings[name]?.computedValue { return fault }
+        if case .failure(let fault) = openings[name]?.computedValue { return fault }
+        return nil
     }
 
     /// The plugins whose manifests declare `kind`, in search order (no library is opened).
@@ -61,6 +87,7 @@ public final class PluginHost: Sendable {
             throw PluginFault(
                 .notFound, file: name, plugin: name, detail: "no manifest names it in the search path \(folders)")
         }
+        if let fault = scanFaults.computedValue?[name] { throw fault }
         let result = cell.value {
             do throws(PluginFault) {
                 return .success(try PluginLibrary.open(plugin, adapters: adapters))
@@ -88,8 +115,30 @@ public final class PluginHost: Sendable {
     }
 
     /// Opens every plugin and returns the faults of all plugins (manifest and open faults).
+    ///
+    /// Each plugin is first opened in a child process of its own (a worker that ends right
+    /// after, as GStreamer's plugin scanner does), so an entry function that crashes or hangs
+    /// is a fault (`.entryCrashed`, `.entryHung`) and is never run in this process. Plugins
+    /// that pass are then opened as they are used: in-process, or in their worker when isolated.
     public func verify() -> [PluginFault] {
-        for plugin in plugins { _ = try? open(plugin.name) }
+        _ = scanFaults.value {
+            var found: [String: PluginFault] = [:]
+            for plugin in plugins {
+                let scanner = IsolatedPlugin(plugin: plugin, isolation: isolation, logger: logger)
+                if let fault = scanner.scan(), [.entryCrashed, .entryHung].contains(fault.reason) {
+                    logger.warning("\(fault)")
+                    found[plugin.name] = fault
+                }
+            }
+            return found
+        }
+        for plugin in plugins where scanFaults.computedValue?[plugin.name] == nil {
+            if isIsolated(plugin.name) {
+                _ = try? isolatedCoder(named: plugin.name)
+            } else {
+                _ = try? open(plugin.name)
+            }
+        }
         return faults
     }
 
@@ -110,7 +159,10 @@ public final class PluginHost: Sendable {
                 name: name, priority: plugin.manifest.priority,
                 formats: plugin.manifest.formats.map { (name: $0.name, extensions: $0.extensions) },
                 signatures: plugin.manifest.signatures,
-                resolve: { [self] in try adapter(PluginCoder.self, named: name) })
+                resolve: { [self] in
+                    if isIsolated(name) { return try isolatedCoder(named: name) }
+                    return try adapter(PluginCoder.self, named: name)
+                })
         }
     }
 }
