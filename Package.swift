@@ -105,7 +105,11 @@ let coreTargets: [Target] = [
             "WebImageCore", "WebImagePluginKit", "CWebImagePlugin", "WebImageTestSupport", "WebImageCoderVerifier",
         ]),
     .testTarget(
-        name: "PluginIntegrationTests", dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier"],
+        name: "PluginIntegrationTests",
+        dependencies: [
+            "WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier",
+            .product(name: "Logging", package: "swift-log"),
+        ],
         exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["WebImageCore", "WebImageCLISupport", "WebImageTestSupport"]),
     .executableTarget(
