@@ -104,6 +104,26 @@ int webimage_isolation_wait_readable(int socket, int timeout_ms) {
     }
 }
 
+int webimage_isolation_wait_either(int first, int second, int timeout_ms) {
+    int64_t deadline = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
+    for (;;) {
+        int remaining = -1;
+        if (deadline >= 0) {
+            int64_t left = deadline - monotonic_ms();
+            remaining = left < 0 ? 0 : (int)left;
+        }
+        struct pollfd pollers[2] = {{.fd = first, .events = POLLIN}, {.fd = second, .events = POLLIN}};
+        int ready = poll(pollers, 2, remaining);
+        if (ready >= 0) {
+            int result = 0;
+            if (pollers[0].revents != 0) result |= 1;
+            if (pollers[1].revents != 0) result |= 2;
+            return result;
+        }
+        if (errno != EINTR) return -1;
+    }
+}
+
 pid_t webimage_isolation_spawn(const char *path, char *const *arguments, int socket_fd, int output_fd) {
     posix_spawn_file_actions_t actions;
     if (posix_spawn_file_actions_init(&actions) != 0) return -1;

@@ -37,7 +37,7 @@ public struct BenchDecodeOptions: ParsableArguments {
     public var commandLineArguments: [String] {
         var arguments = pluginOptions.pluginPaths.flatMap { ["--plugin-path", $0] }
         arguments += ["--isolation", pluginOptions.isolation.rawValue]
-        arguments += ["--plugin-timeout", String(pluginOptions.pluginTimeout)]
+        if let timeout = pluginOptions.pluginTimeout { arguments += ["--plugin-timeout", String(timeout)] }
         if pluginOptions.verbose { arguments.append("--verbose") }
         arguments += ["--iterations", String(iterations)]
         if let thumbnail { arguments += ["--thumbnail", thumbnail] }

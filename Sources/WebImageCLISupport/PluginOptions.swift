@@ -18,8 +18,9 @@ public struct PluginOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Seconds one call into an isolated plugin may take before its worker is killed.", valueName: "seconds"))
-    public var pluginTimeout: Double = 30
+            "Seconds one call into an isolated plugin, or opening a plugin in a child process, may take before the process is killed (default: 30 for calls, 10 for opening).",
+            valueName: "seconds"))
+    public var pluginTimeout: Double?
 
     @Flag(help: "Print plugin and coder warnings to standard error.")
     public var verbose = false
@@ -27,8 +28,9 @@ public struct PluginOptions: ParsableArguments {
     public init() {}
 
     public func validate() throws {
-        guard pluginTimeout > 0, pluginTimeout <= 86_400 else {
-            throw ValidationError("--plugin-timeout must be between 0 and 86400 seconds, not \(pluginTimeout)")
+        if let pluginTimeout, !(pluginTimeout > 0 && pluginTimeout <= 86_400) {
+            throw ValidationError(
+                "--plugin-timeout must be more than 0 and at most 86400 seconds, not \(pluginTimeout)")
         }
     }
 
@@ -39,7 +41,13 @@ public struct PluginOptions: ParsableArguments {
 
     /// The isolation the options ask for.
     public var pluginIsolation: PluginIsolation {
-        PluginIsolation(policy: isolation, callTimeout: .milliseconds(Int((pluginTimeout * 1000).rounded())))
+        var isolation = PluginIsolation(policy: isolation)
+        if let pluginTimeout {
+            let timeout = Duration.milliseconds(Int((pluginTimeout * 1000).rounded()))
+            isolation.callTimeout = timeout
+            isolation.openTimeout = timeout
+        }
+        return isolation
     }
 
     /// A host that has read the manifests of the search path (no library is opened).

@@ -42,6 +42,13 @@ ssize_t webimage_isolation_receive(int socket, void *_Nonnull buffer, size_t cap
 int webimage_isolation_wait_readable(int socket, int timeout_ms);
 
 /*
+ * Waits until `first` or `second` (ignored when negative) is readable or closed, at most
+ * `timeout_ms` milliseconds (-1 = forever). Returns a bit set: 1 for `first`, 2 for `second`;
+ * 0 on timeout; -1 with errno set. Retries on EINTR with the remaining time.
+ */
+int webimage_isolation_wait_either(int first, int second, int timeout_ms);
+
+/*
  * Starts `path` with `arguments` (NULL-terminated) and the current environment: the child's
  * standard input is /dev/null, its standard output and error are `output_fd`, and `socket_fd`
  * becomes WEBIMAGE_WORKER_SOCKET_FD. Every other descriptor is close-on-exec in this library's

@@ -203,8 +203,11 @@ final class IsolatedPlugin: @unchecked Sendable {
             try worker.channel.send(frame, bytes: payload)
             while true {
                 let remaining = ContinuousClock.now.duration(to: deadline)
-                let ready = webimageWaitReadable(worker.channel.socket, remaining.milliseconds)
-                guard ready else {
+                let ready = webimage_isolation_wait_either(
+                    worker.channel.socket, worker.outputDescriptor, Int32(clamping: max(0, remaining.milliseconds)))
+                if ready & 2 != 0 { worker.drainOutput() }
+                if ready > 0 && ready & 1 == 0 { continue }
+                guard ready != 0 else {
                     worker.terminate()
                     throw failure(
                         ImageCodingError(
@@ -216,6 +219,7 @@ final class IsolatedPlugin: @unchecked Sendable {
                 if message.descriptor >= 0 { close(message.descriptor) }
                 switch message.frame.kind {
                 case .reply?:
+                    worker.drainOutput()
                     return message
                 case .allocate?:
                     try serveAllocation(message.frame, for: worker)
@@ -265,7 +269,7 @@ final class IsolatedPlugin: @unchecked Sendable {
     /// The worker's socket closed during `call`: reaps it and makes the crash error.
     private func ended(_ worker: WorkerProcess, in call: String) -> ImageCodingError {
         let ending = worker.reap(waitingUpTo: .seconds(2))
-        worker.waitForOutput(upTo: .seconds(1))
+        worker.drainOutput()
         let verb: String
         switch ending {
         case .signal: verb = "crashed"
@@ -291,9 +295,4 @@ final class IsolatedPlugin: @unchecked Sendable {
         }
         return error
     }
-}
-
-/// True when `socket` is readable or closed within `milliseconds`.
-private func webimageWaitReadable(_ socket: Int32, _ milliseconds: Int) -> Bool {
-    webimage_isolation_wait_readable(socket, Int32(clamping: max(0, milliseconds))) != 0
 }

@@ -6,8 +6,9 @@ import Logging
     import Glibc
 #endif
 
-/// One running plugin worker: the child process, the host's end of its socket, and the
-/// thread that turns the child's standard output and error into log lines.
+/// One running plugin worker: the child process, the host's end of its socket, and the pipe
+/// of its standard output and error, whose lines the host logs while it waits for replies
+/// (so a call's lines are logged before the call returns, in order).
 final class WorkerProcess: @unchecked Sendable {
     // @unchecked: `pid` and `channel` are constants; `exitDescription` is only touched by the
     // supervisor, which serialises every use of a worker.
@@ -18,8 +19,11 @@ final class WorkerProcess: @unchecked Sendable {
     /// Blocks the worker's plugin allocated and still holds, by id.
     var lentBlocks: [UInt64: SharedMemoryBlock] = [:]
     private var reaped = false
-    /// Signalled once the output thread has logged the worker's last line.
-    private let outputFinished = DispatchSemaphore(value: 0)
+    /// The read end of the worker's standard output and error (-1 once it ended), and the
+    /// incomplete line read so far.
+    private var output: (descriptor: Int32, pending: [UInt8])
+    private let pluginName: String
+    private let logger: Logger
 
     /// How a worker ended.
     enum Ending: Equatable {
@@ -35,8 +39,8 @@ final class WorkerProcess: @unchecked Sendable {
         }
     }
 
-    /// Starts `executable` with the worker's socket and a pipe for its output, which a thread
-    /// reads into `logger` line by line, each line prefixed with `plugin 'name':`.
+    /// Starts `executable` with the worker's socket and a pipe for its output, whose lines go
+    /// to `logger` at warning level as `plugin 'name' wrote: ...` (``drainOutput()``).
     /// - Throws: ``WorkerChannel/Broken`` when the process cannot be started.
     init(executable: String, pluginName: String, logger: Logger) throws(WorkerChannel.Broken) {
         var sockets: [Int32] = [-1, -1]
@@ -63,12 +67,15 @@ final class WorkerProcess: @unchecked Sendable {
         }
         pid = child
         channel = WorkerChannel(socket: sockets[0])
-        Self.forwardOutput(
-            of: output[0], pluginName: pluginName, pid: child, logger: logger, finished: outputFinished)
+        _ = fcntl(output[0], F_SETFL, fcntl(output[0], F_GETFL) | O_NONBLOCK)
+        self.output = (output[0], [])
+        self.pluginName = pluginName
+        self.logger = logger
     }
 
     deinit {
         close(channel.socket)
+        if output.descriptor >= 0 { close(output.descriptor) }
         if !reaped {
             Glibc.kill(pid, SIGKILL)
             _ = reap(waitingUpTo: .seconds(5))
@@ -110,42 +117,41 @@ final class WorkerProcess: @unchecked Sendable {
         return .exit((status >> 8) & 0xFF)
     }
 
-    /// Waits (at most `limit`) until every line the ended worker wrote is logged, so that its
-    /// last words come before the host's report of the crash.
-    func waitForOutput(upTo limit: Duration) {
-        _ = outputFinished.wait(timeout: .now() + .milliseconds(limit.milliseconds))
+    /// The worker's output descriptor while it is open, for waiting on it beside the socket.
+    var outputDescriptor: Int32 { output.descriptor }
+
+    /// Logs every complete line the worker has written so far (and, once the worker has ended,
+    /// the last incomplete one). Never blocks: the descriptor is non-blocking.
+    func drainOutput() {
+        guard output.descriptor >= 0 else { return }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var ended = false
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(output.descriptor, $0.baseAddress!, $0.count) }
+            if count > 0 {
+                output.pending += chunk[0..<count]
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            ended = count == 0
+            break
+        }
+        while let newline = output.pending.firstIndex(of: 0x0A) {
+            log(output.pending[..<newline])
+            output.pending.removeSubrange(...newline)
+        }
+        if ended {
+            log(output.pending[...])
+            output.pending = []
+            close(output.descriptor)
+            output.descriptor = -1
+        }
     }
 
-    /// Reads `descriptor` until end of file on a thread of its own, logging each line at
-    /// warning level under the plugin's name.
-    private static func forwardOutput(
-        of descriptor: Int32, pluginName: String, pid: pid_t, logger: Logger, finished: DispatchSemaphore
-    ) {
-        let thread = Thread {
-            var pending: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            func emit(_ line: ArraySlice<UInt8>) {
-                let text = String(decoding: line, as: UTF8.self)
-                guard !text.isEmpty else { return }
-                logger.warning(
-                    "plugin '\(pluginName)' wrote: \(text)",
-                    metadata: ["plugin": "\(pluginName)", "worker": "\(pid)"])
-            }
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                pending += chunk[0..<count]
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    emit(pending[..<newline])
-                    pending.removeSubrange(...newline)
-                }
-            }
-            emit(pending[...])
-            close(descriptor)
-            finished.signal()
-        }
-        thread.name = "webimage worker output"
-        thread.start()
+    private func log(_ line: ArraySlice<UInt8>) {
+        let text = String(decoding: line, as: UTF8.self)
+        guard !text.isEmpty else { return }
+        logger.warning(
+            "plugin '\(pluginName)' wrote: \(text)", metadata: ["plugin": "\(pluginName)", "worker": "\(pid)"])
     }
 }
