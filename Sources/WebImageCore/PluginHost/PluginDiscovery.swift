@@ -9,7 +9,8 @@ public enum PluginDiscovery {
     }
 
     /// Reads every `*.json` manifest in the folders of `searchPath`, in order and sorted by
-    /// file name within a folder. A later plugin with a name already found is a
+    /// file name within a folder. A plugin is trusted when its folder is one of
+    /// ``PluginSearchPath/trustedDirectories``. A later plugin with a name already found is a
     /// `.duplicateName` fault; a `*.so` that no manifest names is a `.manifestMissing` fault.
     public static func discover(in searchPath: PluginSearchPath) -> Result {
         var result = Result()
@@ -18,6 +19,7 @@ public enum PluginDiscovery {
         for directory in searchPath.directories {
             guard let names = try? fileManager.contentsOfDirectory(atPath: directory) else { continue }
             var namedLibraries = Set<String>()
+            let trust = searchPath.trust(ofDirectory: directory)
             for fileName in names.sorted() where fileName.hasSuffix(".json") {
                 let manifestPath = directory + "/" + fileName
                 let manifest: PluginManifest
@@ -43,7 +45,8 @@ public enum PluginDiscovery {
                 }
                 pathsByName[manifest.name] = manifestPath
                 result.plugins.append(
-                    DiscoveredPlugin(manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath))
+                    DiscoveredPlugin(
+                        manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath, trust: trust))
             }
             for fileName in names.sorted() where fileName.hasSuffix(".so") || fileName.contains(".so.") {
                 let libraryPath = directory + "/" + fileName
