@@ -26,7 +26,8 @@ import WebImageTestSupport
     func host(
         _ folder: PluginsFolder, isolation: PluginIsolation = PluginIsolation(), logger: Logger = Logger(label: "test")
     ) -> PluginHost {
-        let host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]), logger: logger, isolation: isolation)
+        let host = PluginHost(
+            searchPath: PluginSearchPath(directories: [folder.path]), logger: logger, isolation: isolation)
         Self.keepAlive.withLock { $0.append(folder) }
         return host
     }
@@ -191,6 +192,20 @@ import WebImageTestSupport
         let inProcess = host(folder, isolation: PluginIsolation(policy: .none))
         #expect(!inProcess.isIsolated("png"))
         #expect(!inProcess.isIsolated("chatty"))
+    }
+
+    @Test("trusted plugins run in-process under the default policy, in a worker under all")
+    func trustedPluginsRunInProcess() throws {
+        let folder = try folder("crash_decode", .segfault(in: .decode))
+        let trusted = PluginSearchPath(directories: [], trustedDirectories: [folder.path])
+        let host = PluginHost(searchPath: trusted)
+        Self.keepAlive.withLock { $0.append(folder) }
+        #expect(!host.isIsolated("png"))
+        #expect(!host.isIsolated("crash_decode"))
+        #expect(try host.makeCodersManager().decode(Self.valid).width == 2)
+        let all = PluginHost(searchPath: trusted, isolation: PluginIsolation(policy: .all))
+        #expect(all.isIsolated("png"))
+        #expect(try codingError { _ = try all.makeCodersManager().decode(Self.trigger) }.kind == .pluginCrashed)
     }
 
     @Test("a missing worker executable is a fault naming it; the host goes on")

@@ -35,7 +35,7 @@ public final class PluginHost: Sendable {
     ///   - logger: where faults are reported, and what isolated plugins and their libraries
     ///     write to standard error; default label `webimage.plugins`.
     ///   - isolation: which plugins run in worker processes; default ``PluginIsolation/Policy/untrusted``
-    ///     (plugins outside the install folder next to the running executable).
+    ///     (plugins outside the search path's trusted folders).
     public init(
         searchPath: PluginSearchPath, adapters: [any PluginKindAdapter.Type] = PluginKindAdapters.standard,
         logger: Logger = Logger(label: "webimage.plugins"), isolation: PluginIsolation = PluginIsolation()
@@ -48,10 +48,7 @@ public final class PluginHost: Sendable {
         self.plugins = result.plugins
         self.discoveryFaults = result.faults
         self.openings = Dictionary(uniqueKeysWithValues: result.plugins.map { ($0.name, OnceCell()) })
-        let installFolder = PluginSearchPath.standard(hostDirectories: [], environment: [:]).directories.last
-        let isolated = result.plugins.filter {
-            isolation.isolates($0, trusted: Self.isTrusted($0, installFolder: installFolder))
-        }
+        let isolated = result.plugins.filter(isolation.isolates)
         self.isolatedPlugins = Dictionary(
             uniqueKeysWithValues: isolated.map {
                 ($0.name, IsolatedPlugin(plugin: $0, isolation: isolation, logger: logger))

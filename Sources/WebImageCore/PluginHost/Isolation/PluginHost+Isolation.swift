@@ -1,5 +1,3 @@
-import Foundation
-
 extension PluginHost {
     /// True when the plugin named `name` runs in a worker process under this host's
     /// ``isolation`` policy.
@@ -28,13 +26,5 @@ extension PluginHost {
             }
         }
         return try result.get()
-    }
-
-    /// Whether `plugin` belongs to the trusted set: found in the install folder next to the
-    /// running executable.
-    static func isTrusted(_ plugin: DiscoveredPlugin, installFolder: String?) -> Bool {
-        guard let installFolder else { return false }
-        let folder = URL(fileURLWithPath: plugin.manifestPath).deletingLastPathComponent().standardizedFileURL.path
-        return folder == URL(fileURLWithPath: installFolder).standardizedFileURL.path
     }
 }

@@ -14,7 +14,8 @@ public struct PluginIsolation: Sendable, Equatable {
     public enum Policy: String, Sendable, CaseIterable {
         /// Every plugin runs in-process.
         case none
-        /// Plugins outside the trusted set (found anywhere but the install folder) run in workers.
+        /// Plugins outside the trusted set (``PluginSearchPath/trustedDirectories``: by default
+        /// only the install folder) run in workers; trusted ones in-process.
         case untrusted
         /// Every coder plugin runs in a worker, trusted ones too.
         case all
@@ -58,13 +59,14 @@ public struct PluginIsolation: Sendable, Equatable {
             .appendingPathComponent(Self.workerExecutableName).path
     }
 
-    /// Whether `plugin` runs in a worker under this policy; `trusted` says whether it belongs
-    /// to the trusted set. Only coder-only plugins are isolated.
-    public func isolates(_ plugin: DiscoveredPlugin, trusted: Bool) -> Bool {
+    /// Whether `plugin` runs in a worker under this policy (``DiscoveredPlugin/trust`` says
+    /// whether it belongs to the trusted set). Only plugins whose one kind is `coder` are
+    /// isolated; others run in-process.
+    public func isolates(_ plugin: DiscoveredPlugin) -> Bool {
         guard plugin.manifest.kinds == [.coder] else { return false }
         switch policy {
         case .none: return false
-        case .untrusted: return !trusted
+        case .untrusted: return plugin.trust != .trusted
         case .all: return true
         }
     }
