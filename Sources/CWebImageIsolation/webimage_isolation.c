@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
-
 int webimage_isolation_socketpair(int sockets[2]) {
     return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sockets);
 }
@@ -124,7 +122,8 @@ int webimage_isolation_wait_either(int first, int second, int timeout_ms) {
     }
 }
 
-pid_t webimage_isolation_spawn(const char *path, char *const *arguments, int socket_fd, int output_fd) {
+pid_t webimage_isolation_spawn(const char *path, char *const *arguments, char *const *environment, int socket_fd,
+                               int output_fd) {
     posix_spawn_file_actions_t actions;
     if (posix_spawn_file_actions_init(&actions) != 0) return -1;
     int failed = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) ||
@@ -132,7 +131,7 @@ pid_t webimage_isolation_spawn(const char *path, char *const *arguments, int soc
                  posix_spawn_file_actions_adddup2(&actions, output_fd, 2) ||
                  posix_spawn_file_actions_adddup2(&actions, socket_fd, WEBIMAGE_WORKER_SOCKET_FD);
     pid_t child = -1;
-    int status = failed ? EINVAL : posix_spawn(&child, path, &actions, NULL, arguments, environ);
+    int status = failed ? EINVAL : posix_spawn(&child, path, &actions, NULL, arguments, environment);
     posix_spawn_file_actions_destroy(&actions);
     if (status != 0) {
         errno = status;

@@ -6,5 +6,5 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Time coder plugins in-process.",
-        subcommands: [BenchDecodeCommand.self, BenchTransformCommand.self])
+        subcommands: [BenchDecodeCommand.self, BenchTransformCommand.self, BenchIsolationCommand.self])
 }

@@ -38,11 +38,11 @@ struct CrashIsolationCommandTests {
     func hangInDecode() async throws {
         let plugins = try folder([("hang_decode", .hang(in: .decode))])
         let result = try await WebImageProcess.run(
-            ["convert", plugins.file("trigger.hostile"), plugins.file("out.png"), "--plugin-timeout", "1"],
+            ["convert", plugins.file("trigger.hostile"), plugins.file("out.png"), "--plugin-timeout", "3"],
             plugins: plugins)
         #expect(result.status == 1)
         #expect(
-            result.standardError == "error: plugin 'hang_decode' timed out in decode after 1 s; its worker was killed\n"
+            result.standardError == "error: plugin 'hang_decode' timed out in decode after 3 s; its worker was killed\n"
         )
     }
 
@@ -51,7 +51,7 @@ struct CrashIsolationCommandTests {
         let plugins = try folder([("crash_entry", .segfault(in: .entry)), ("hang_entry", .hang(in: .entry))])
         for isolation in ["untrusted", "none"] {
             let result = try await WebImageProcess.run(
-                ["plugins", "verify", "--plugin-timeout", "1", "--isolation", isolation], plugins: plugins)
+                ["plugins", "verify", "--plugin-timeout", "3", "--isolation", isolation], plugins: plugins)
             #expect(result.status == 1)
             #expect(result.standardError == "")
             #expect(
@@ -59,7 +59,7 @@ struct CrashIsolationCommandTests {
                     "FAULT crash_entry: entry function crashed: \(plugins.file("libcrash_entry.so"))",
                     "        plugin 'crash_entry' crashed in its entry function (SIGSEGV)",
                     "FAULT hang_entry: entry function hung: \(plugins.file("libhang_entry.so"))",
-                    "        plugin 'hang_entry' timed out in its entry function after 1 s; its worker was killed",
+                    "        plugin 'hang_entry' timed out in its entry function after 3 s; its worker was killed",
                     "ok    png 1.0.0: \(plugins.file("libWebImagePNG.so"))",
                     "1 ok, 2 faults",
                 ])

@@ -155,7 +155,7 @@ import WebImageTestSupport
     func verifyScansInAChild(policy: PluginIsolation.Policy) throws {
         let folder = try folder("crash_entry", .abort(in: .entry))
         try folder.addHostile("hang_entry", .hang(in: .entry))
-        let host = host(folder, isolation: PluginIsolation(policy: policy, openTimeout: .seconds(1)))
+        let host = host(folder, isolation: PluginIsolation(policy: policy, openTimeout: .seconds(3)))
         let faults = host.verify()
         #expect(faults.count == 2, "\(faults)")
         #expect(host.openFault(of: "crash_entry")?.reason == .entryCrashed)
@@ -164,7 +164,7 @@ import WebImageTestSupport
         #expect(host.openFault(of: "hang_entry")?.reason == .entryHung)
         #expect(
             host.openFault(of: "hang_entry")?.detail
-                == "plugin 'hang_entry' timed out in its entry function after 1 s; its worker was killed")
+                == "plugin 'hang_entry' timed out in its entry function after 3 s; its worker was killed")
         #expect(host.openFault(of: "png") == nil)
         try expectPNGStillDecodes(host.makeCodersManager())
     }

@@ -49,13 +49,13 @@ int webimage_isolation_wait_readable(int socket, int timeout_ms);
 int webimage_isolation_wait_either(int first, int second, int timeout_ms);
 
 /*
- * Starts `path` with `arguments` (NULL-terminated) and the current environment: the child's
+ * Starts `path` with `arguments` and `environment` (both NULL-terminated): the child's
  * standard input is /dev/null, its standard output and error are `output_fd`, and `socket_fd`
  * becomes WEBIMAGE_WORKER_SOCKET_FD. Every other descriptor is close-on-exec in this library's
  * use. Returns the child's pid, or -1 with errno set.
  */
-pid_t webimage_isolation_spawn(const char *_Nonnull path, char *_Nullable const *_Nonnull arguments, int socket_fd,
-                               int output_fd);
+pid_t webimage_isolation_spawn(const char *_Nonnull path, char *_Nullable const *_Nonnull arguments,
+                               char *_Nullable const *_Nonnull environment, int socket_fd, int output_fd);
 
 /* An anonymous shared-memory file of `size` bytes (memfd, close-on-exec); -1 with errno set. */
 int webimage_isolation_memfd(const char *_Nonnull name, size_t size);

@@ -55,8 +55,9 @@ final class WorkerProcess: @unchecked Sendable {
         }
         let arguments = [executable, "--parent", String(getpid()), "--plugin", pluginName]
         var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        let child = webimage_isolation_spawn(executable, &cArguments, sockets[1], output[1])
+        var cEnvironment: [UnsafeMutablePointer<CChar>?] = Self.environment.map { strdup($0) } + [nil]
+        defer { for string in cArguments + cEnvironment { free(string) } }
+        let child = webimage_isolation_spawn(executable, &cArguments, &cEnvironment, sockets[1], output[1])
         let spawnError = SharedMemoryBlock.lastError
         close(sockets[1])
         close(output[1])
@@ -71,6 +72,14 @@ final class WorkerProcess: @unchecked Sendable {
         self.output = (output[0], [])
         self.pluginName = pluginName
         self.logger = logger
+    }
+
+    /// The host's environment, with the Swift runtime's backtracer off: it would spend seconds
+    /// symbolicating a plugin's crash (eating into the deadlines) and fill the log.
+    private static var environment: [String] {
+        var variables = ProcessInfo.processInfo.environment
+        variables["SWIFT_BACKTRACE"] = "enable=no"
+        return variables.map { "\($0.key)=\($0.value)" }
     }
 
     deinit {
