@@ -84,4 +84,28 @@ struct CrashIsolationCommandTests {
         #expect(verbose.errorLines.first?.hasSuffix(expectedLine) == true, "\(verbose.standardError)")
         #expect(verbose.errorLines.last?.hasSuffix("chatty: second line") == true, "\(verbose.standardError)")
     }
+
+    @Test("plugins inspect opens the plugin in a child first: a crashing entry is one error line")
+    func inspectSurvivesACrashingEntry() async throws {
+        let plugins = try folder([("crash_entry", .segfault(in: .entry))])
+        let result = try await WebImageProcess.run(["plugins", "inspect", "crash_entry"], plugins: plugins)
+        #expect(result.status == 1)
+        #expect(
+            result.errorLines == [
+                "error: \(plugins.file("libcrash_entry.so")): entry function crashed (plugin 'crash_entry'): "
+                    + "plugin 'crash_entry' crashed in its entry function (SIGSEGV)"
+            ])
+    }
+
+    @Test("plugins conform checks an untrusted coder in its worker: a crash is a reported failure")
+    func conformReportsACrash() async throws {
+        let plugins = try folder([("crash_decode", .segfault(in: .decode))])
+        let result = try await WebImageProcess.run(
+            ["plugins", "conform", "crash_decode", plugins.file("trigger.hostile")], plugins: plugins)
+        #expect(result.status == 1)
+        #expect(
+            result.outputLines.contains(
+                "FAIL \(plugins.file("trigger.hostile")): decode: decode threw .pluginCrashed "
+                    + "(plugin 'crash_decode' crashed in decode (SIGSEGV))"), "\(result.standardOutput)")
+    }
 }

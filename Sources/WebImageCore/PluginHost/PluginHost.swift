@@ -121,8 +121,7 @@ public final class PluginHost: Sendable {
         _ = scanFaults.value {
             var found: [String: PluginFault] = [:]
             for plugin in plugins {
-                let scanner = IsolatedPlugin(plugin: plugin, isolation: isolation, logger: logger)
-                if let fault = scanner.scan(), [.entryCrashed, .entryHung].contains(fault.reason) {
+                if let fault = scanInChild(plugin.name), [.entryCrashed, .entryHung].contains(fault.reason) {
                     logger.warning("\(fault)")
                     found[plugin.name] = fault
                 }

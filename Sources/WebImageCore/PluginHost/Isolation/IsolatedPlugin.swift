@@ -234,8 +234,7 @@ final class IsolatedPlugin: @unchecked Sendable {
                         worker: worker)
                 }
             }
-        } catch let broken as WorkerChannel.Broken {
-            _ = broken
+        } catch is WorkerChannel.Broken {
             throw ended(worker, in: call)
         }
     }

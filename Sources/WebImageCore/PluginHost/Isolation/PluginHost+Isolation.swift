@@ -27,4 +27,16 @@ extension PluginHost {
         }
         return try result.get()
     }
+
+    /// Opens the plugin named `name` in a worker process of its own that ends right after (as
+    /// GStreamer's plugin scanner does), so that a crash or hang of its entry function cannot
+    /// reach this process. Checks every kind the plugin declares.
+    /// - Returns: the fault (`.entryCrashed` or `.entryHung` for a crash or a hang), or nil when
+    ///   the plugin opens.
+    public func scanInChild(_ name: String) -> PluginFault? {
+        guard let plugin = plugins.first(where: { $0.name == name }) else {
+            return PluginFault(.notFound, file: name, plugin: name, detail: "no manifest names it in the search path")
+        }
+        return IsolatedPlugin(plugin: plugin, isolation: isolation, logger: logger).scan()
+    }
 }
