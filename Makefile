@@ -14,7 +14,7 @@ PLUGIN_LIBRARIES := $(PLUGIN_PRODUCTS:%=lib%.so)
 EXECUTABLES := webimage webimage-bench
 DEMO_OUTPUT := $(CURDIR)/out/demo
 
-.PHONY: all deps build test check-install install demo bench format clean
+.PHONY: all deps build test tsan fuzz-smoke check-install install demo bench format clean
 
 all: build
 
@@ -41,6 +41,15 @@ test: build
 
 check-install:
 	sh Tests/Install/check-install.sh
+
+## tsan: every target (the plugins too) built with ThreadSanitizer in .build-tsan, then every test
+## suite run under it; fails on any TSan report. The executables export the TSan entry points
+## (Tests/Sanitizers/tsan-exported-symbols.list) so that the instrumented plugins can be opened.
+TSAN_FLAGS := --sanitize=thread --scratch-path $(CURDIR)/.build-tsan \
+	-Xlinker --dynamic-list=$(CURDIR)/Tests/Sanitizers/tsan-exported-symbols.list
+tsan: deps
+	$(SWIFT) build --build-tests $(TSAN_FLAGS)
+	$(SWIFT) test --skip-build $(TSAN_FLAGS)
 
 ## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN); bin/ gets
 ## webimage and webimage-bench (the benchmark with the C reference decoders, run by `bench decode --reference`)
