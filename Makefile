@@ -51,6 +51,12 @@ tsan: deps
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
 	$(SWIFT) test --skip-build $(TSAN_FLAGS)
 
+## fuzz-smoke: builds every libFuzzer harness of Tests/Fuzz (.build-fuzz) and runs each for
+## FUZZ_SECONDS (default 15) on its committed seeds and fixtures; fails on any finding
+FUZZ_SECONDS ?= 15
+fuzz-smoke: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh Tests/Fuzz/fuzz-smoke.sh
+
 ## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN); bin/ gets
 ## webimage and webimage-bench (the benchmark with the C reference decoders, run by `bench decode --reference`)
 install: deps
