@@ -15,7 +15,7 @@ PLUGIN_LIBRARIES := $(PLUGIN_PRODUCTS:%=lib%.so)
 EXECUTABLES := webimage webimage-bench webimage-plugin-worker
 DEMO_OUTPUT := $(CURDIR)/out/demo
 
-.PHONY: all deps build test check-install install demo bench format clean
+.PHONY: all deps build test tsan fuzz-smoke check-install install demo bench format clean
 
 all: build
 
@@ -42,6 +42,21 @@ test: build
 
 check-install:
 	sh Tests/Install/check-install.sh
+
+## tsan: every target (the plugins too) built with ThreadSanitizer in .build-tsan, then every test
+## suite run under it; fails on any TSan report. The executables export the TSan entry points
+## (Tests/Sanitizers/tsan-exported-symbols.list) so that the instrumented plugins can be opened.
+TSAN_FLAGS := --sanitize=thread --scratch-path $(CURDIR)/.build-tsan \
+	-Xlinker --dynamic-list=$(CURDIR)/Tests/Sanitizers/tsan-exported-symbols.list
+tsan: deps
+	$(SWIFT) build --build-tests $(TSAN_FLAGS)
+	$(SWIFT) test --skip-build $(TSAN_FLAGS)
+
+## fuzz-smoke: builds every libFuzzer harness of Tests/Fuzz (.build-fuzz) and runs each for
+## FUZZ_SECONDS (default 15) on its committed seeds and fixtures; fails on any finding
+FUZZ_SECONDS ?= 15
+fuzz-smoke: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh Tests/Fuzz/fuzz-smoke.sh
 
 ## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN); bin/ gets
 ## webimage, webimage-bench (the benchmark with the C reference decoders, run by `bench decode --reference`)

@@ -57,7 +57,7 @@ struct BenchIsolationCommand: PluginHostCommand {
         func host(_ policy: PluginIsolation.Policy) -> PluginHost {
             var isolation = pluginOptions.pluginIsolation
             isolation.policy = policy
-            return PluginHost(searchPath: pluginOptions.searchPath, isolation: isolation)
+            return PluginHost(searchPath: pluginOptions.searchPath, policy: pluginOptions.policy, isolation: isolation)
         }
         let inProcess = host(.none).makeCodersManager()
         let isolated = host(.all).makeCodersManager()

@@ -1,7 +1,8 @@
 import ArgumentParser
 import WebImageCore
 
-/// Options every command takes: where to look for plugins, how to isolate them, and whether to log.
+/// Options every command takes: where to look for plugins, which of them may be opened,
+/// how to isolate them, and whether to log.
 public struct PluginOptions: ParsableArguments {
     @Option(
         name: .customLong("plugin-path"),
@@ -9,6 +10,25 @@ public struct PluginOptions: ParsableArguments {
             "A folder of plugin manifests and libraries, searched before WEBIMAGE_PLUGIN_PATH (repeatable).",
             valueName: "dir"))
     public var pluginPaths: [String] = []
+
+    @Option(
+        name: .customLong("allow-override"),
+        help: ArgumentHelp(
+            "Let the untrusted plugin NAME take over a name, format, extension, signature, scheme or transformer of a bundled plugin (repeatable; adds to WEBIMAGE_PLUGIN_ALLOW_OVERRIDE).",
+            valueName: "name"))
+    public var overridesAllowed: [String] = []
+
+    @Option(
+        name: .customLong("allow-plugin"),
+        help: ArgumentHelp(
+            "Open only the plugins named (repeatable; adds to WEBIMAGE_PLUGIN_ALLOW).", valueName: "name"))
+    public var allowedPlugins: [String] = []
+
+    @Option(
+        name: .customLong("deny-plugin"),
+        help: ArgumentHelp(
+            "Never open the plugin NAME (repeatable; adds to WEBIMAGE_PLUGIN_DENY).", valueName: "name"))
+    public var deniedPlugins: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -39,6 +59,11 @@ public struct PluginOptions: ParsableArguments {
         .standard(hostDirectories: pluginPaths)
     }
 
+    /// The allow, deny and override lists of the options joined with the environment's.
+    public var policy: PluginPolicy {
+        .standard(allowedPlugins: allowedPlugins, deniedPlugins: deniedPlugins, overridesAllowed: overridesAllowed)
+    }
+
     /// The isolation the options ask for.
     public var pluginIsolation: PluginIsolation {
         var isolation = PluginIsolation(policy: isolation)
@@ -50,9 +75,10 @@ public struct PluginOptions: ParsableArguments {
         return isolation
     }
 
-    /// A host that has read the manifests of the search path (no library is opened).
+    /// A host that has read the manifests of the search path and applied the policy (no
+    /// library is opened).
     public func makeHost() -> PluginHost {
-        PluginHost(searchPath: searchPath, isolation: pluginIsolation)
+        PluginHost(searchPath: searchPath, policy: policy, isolation: pluginIsolation)
     }
 
     /// A coders manager with every coder plugin of the search path registered.

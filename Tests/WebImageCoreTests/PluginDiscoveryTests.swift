@@ -64,7 +64,7 @@ import WebImageTestSupport
         let root = try TemporaryDirectory()
         let extra = try root.folder("extra")
         let bundled = try root.folder("bundled")
-        try root.write("extra/pnm.json", manifestJSON(name: "pnm"))
+        try root.write("extra/pnm.json", manifestJSON(name: "pnm", signature: "5036"))
         try root.write("bundled/png.json", manifestJSON(name: "png"))
         let result = PluginDiscovery.discover(
             in: PluginSearchPath(directories: [extra, bundled], trustedDirectories: [bundled]))

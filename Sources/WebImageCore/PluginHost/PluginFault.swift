@@ -31,6 +31,8 @@ public struct PluginFault: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicateName = "duplicate plugin name"
         /// No manifest in the search path names the plugin asked for.
         case notFound = "no such plugin"
+        /// The plugin asked for is kept closed by the ``PluginPolicy`` (see ``PluginRefusal``).
+        case refused = "refused by the plugin policy"
     }
 
     public let reason: Reason

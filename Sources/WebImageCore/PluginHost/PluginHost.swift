@@ -7,13 +7,21 @@ import Logging
 /// they need (``adapter(_:named:)``). Faults never stop the host: a broken plugin is
 /// reported (``faults``, and the log) and skipped while everything else keeps working.
 ///
+/// A ``PluginPolicy`` decides which plugins found on disk may be opened at all: denied,
+/// not allowed and takeover attempts by untrusted plugins are ``refusals``, never opened;
+/// each takeover attempt is logged as a warning.
+///
 /// Each plugin is opened once, by the first caller that needs it; concurrent first uses
 /// wait for that one opening. The plugin's entry function runs with no lock of the host
 /// held, so a slow plugin delays only the callers that need that plugin.
 public final class PluginHost: Sendable {
     public let searchPath: PluginSearchPath
+    /// The allow, deny and override lists applied to what the search found.
+    public let policy: PluginPolicy
     /// The usable plugins found, in search order.
     public let plugins: [DiscoveredPlugin]
+    /// The plugins found that the policy keeps closed, in search order.
+    public let refusals: [PluginRefusal]
     /// The kinds this host implements.
     public let adapters: [any PluginKindAdapter.Type]
     /// Which plugins run in worker processes, and how those are supervised.
@@ -29,23 +37,30 @@ public final class PluginHost: Sendable {
     private let scanFaults = OnceCell<[String: PluginFault]>()
     let logger: Logger
 
-    /// Reads the manifests in `searchPath` (no library is opened).
+    /// Reads the manifests in `searchPath` and applies `policy` (no library is opened).
     /// - Parameters:
+    ///   - policy: which plugins may be opened and which untrusted plugins may override
+    ///     trusted ones; default ``PluginPolicy/init(allowedPlugins:deniedPlugins:overridesAllowed:)``
+    ///     with no lists (``PluginPolicy/standard(allowedPlugins:deniedPlugins:overridesAllowed:environment:)``
+    ///     adds the environment's).
     ///   - adapters: the kinds this host implements; default ``PluginKindAdapters/standard``.
     ///   - logger: where faults are reported, and what isolated plugins and their libraries
     ///     write to standard error; default label `webimage.plugins`.
     ///   - isolation: which plugins run in worker processes; default ``PluginIsolation/Policy/untrusted``
     ///     (plugins outside the search path's trusted folders).
     public init(
-        searchPath: PluginSearchPath, adapters: [any PluginKindAdapter.Type] = PluginKindAdapters.standard,
+        searchPath: PluginSearchPath, policy: PluginPolicy = PluginPolicy(),
+        adapters: [any PluginKindAdapter.Type] = PluginKindAdapters.standard,
         logger: Logger = Logger(label: "webimage.plugins"), isolation: PluginIsolation = PluginIsolation()
     ) {
         self.searchPath = searchPath
+        self.policy = policy
         self.adapters = adapters
         self.logger = logger
         self.isolation = isolation
-        let result = PluginDiscovery.discover(in: searchPath)
+        let result = PluginDiscovery.discover(in: searchPath, policy: policy)
         self.plugins = result.plugins
+        self.refusals = result.refusals
         self.discoveryFaults = result.faults
         self.openings = Dictionary(uniqueKeysWithValues: result.plugins.map { ($0.name, OnceCell()) })
         let isolated = result.plugins.filter(isolation.isolates)
@@ -55,6 +70,7 @@ public final class PluginHost: Sendable {
             })
         self.isolatedOpenings = Dictionary(uniqueKeysWithValues: isolated.map { ($0.name, OnceCell()) })
         for fault in result.faults { logger.warning("\(fault)") }
+        for refusal in result.refusals where refusal.isWarning { logger.warning("\(refusal)") }
     }
 
     /// Every fault so far: from reading manifests, then from opening, in search order.
@@ -77,9 +93,13 @@ public final class PluginHost: Sendable {
     }
 
     /// The plugin named `name`, opened if it was not yet (once; the result is kept).
-    /// - Throws: ``PluginFault`` when there is no such plugin or it cannot be opened.
+    /// - Throws: ``PluginFault`` when there is no such plugin, the policy refuses it
+    ///   (`.refused`) or it cannot be opened.
     public func open(_ name: String) throws(PluginFault) -> OpenedPlugin {
         guard let plugin = plugins.first(where: { $0.name == name }), let cell = openings[name] else {
+            if let refusal = refusals.first(where: { $0.plugin.name == name }) {
+                throw PluginFault(.refused, file: refusal.plugin.manifestPath, plugin: name, detail: refusal.detail)
+            }
             let folders = searchPath.directories.joined(separator: ":")
             throw PluginFault(
                 .notFound, file: name, plugin: name, detail: "no manifest names it in the search path \(folders)")
