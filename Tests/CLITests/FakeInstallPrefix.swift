@@ -1,8 +1,8 @@
 import Foundation
 import WebImageTestSupport
 
-/// An install prefix made by a test inside the build folder: `bin/webimage`, a hard link to
-/// the built tool, and `lib/webimage/plugins` with every bundled plugin (manifests copied,
+/// An install prefix made by a test inside the build folder: `bin/webimage` and
+/// `bin/webimage-plugin-worker`, hard links to the built tool and worker, and `lib/webimage/plugins` with every bundled plugin (manifests copied,
 /// libraries linked). Run from there, the tool finds those plugins as its install folder,
 /// the trusted set. Removed when released.
 final class FakeInstallPrefix: Sendable {
@@ -22,6 +22,9 @@ final class FakeInstallPrefix: Sendable {
         try fileManager.createDirectory(at: plugins, withIntermediateDirectories: true)
         // A hard link, not a copy: no test runs a file still open for writing ("Text file busy").
         try fileManager.linkItem(at: built, to: executable)
+        try fileManager.linkItem(
+            at: built.deletingLastPathComponent().appendingPathComponent("webimage-plugin-worker"),
+            to: executable.deletingLastPathComponent().appendingPathComponent("webimage-plugin-worker"))
         for plugin in try BuildProducts.bundledPlugins {
             try fileManager.copyItem(
                 at: BuildProducts.manifest(plugin.manifest), to: plugins.appendingPathComponent(plugin.manifest))
