@@ -70,7 +70,7 @@ fi
   || { cat "$work/isolated.txt" >&2; fail "convert through the installed worker (--isolation all)"; }
 cmp -s "$work/red-blue.png" "$work/isolated.png" || fail "the isolated conversion differs from the in-process one"
 mkdir "$work/untrusted"
-cc -std=c11 -O1 -shared -fPIC $(pkg-config --cflags webimage-plugin) -DHOSTILE_NAME=crash_decode -DHOSTILE_IN_DECODE \
+cc -std=c11 -O1 -shared -fPIC -I "$work/moved/include/webimage" -DHOSTILE_NAME=crash_decode -DHOSTILE_IN_DECODE \
   -o "$work/untrusted/libcrash_decode.so" "$repository/Tests/Fixtures/HostilePlugins/hostile.c" \
   || fail "building the hostile plugin"
 printf '%s\n' '{ "name": "crash_decode", "version": "1.0.0", "abi_version": 1, "library": "libcrash_decode.so",' \
