@@ -10,11 +10,12 @@ SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(S
 # The plugin products (each builds lib<product>.so).
 PLUGIN_PRODUCTS := WebImagePNG WebImageJPEG WebImageGIF WebImageWebP WebImageHEIF WebImageDisk WebImageMemory WebImageRedis WebImageCurl
 PLUGIN_LIBRARIES := $(PLUGIN_PRODUCTS:%=lib%.so)
-# The executables `make install` puts in bin/: the tool, and the benchmark that links the C reference decoders.
-EXECUTABLES := webimage webimage-bench
+# The executables `make install` puts in bin/: the tool, the benchmark that links the C reference decoders,
+# and the worker process isolated plugins run in (found next to the running executable).
+EXECUTABLES := webimage webimage-bench webimage-plugin-worker
 DEMO_OUTPUT := $(CURDIR)/out/demo
 
-.PHONY: all deps build test check-install install demo bench format clean
+.PHONY: all deps build test tsan fuzz-smoke check-install install demo bench format clean
 
 all: build
 
@@ -42,11 +43,26 @@ test: build
 check-install:
 	sh Tests/Install/check-install.sh
 
+## tsan: every target (the plugins too) built with ThreadSanitizer in .build-tsan, then every test
+## suite run under it; fails on any TSan report. The executables export the TSan entry points
+## (Tests/Sanitizers/tsan-exported-symbols.list) so that the instrumented plugins can be opened.
+TSAN_FLAGS := --sanitize=thread --scratch-path $(CURDIR)/.build-tsan \
+	-Xlinker --dynamic-list=$(CURDIR)/Tests/Sanitizers/tsan-exported-symbols.list
+tsan: deps
+	$(SWIFT) build --build-tests $(TSAN_FLAGS)
+	$(SWIFT) test --skip-build $(TSAN_FLAGS)
+
+## fuzz-smoke: builds every libFuzzer harness of Tests/Fuzz (.build-fuzz) and runs each for
+## FUZZ_SECONDS (default 15) on its committed seeds and fixtures; fails on any finding
+FUZZ_SECONDS ?= 15
+fuzz-smoke: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh Tests/Fuzz/fuzz-smoke.sh
+
 ## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN); bin/ gets
-## webimage and webimage-bench (the benchmark with the C reference decoders, run by `bench decode --reference`)
+## webimage, webimage-bench (the benchmark with the C reference decoders, run by `bench decode --reference`)
+## and webimage-plugin-worker (the process isolated plugins run in)
 install: deps
-	$(SWIFT) build -c release --product webimage
-	$(SWIFT) build -c release --product webimage-bench
+	for executable in $(EXECUTABLES); do $(SWIFT) build -c release --product $$executable || exit 1; done
 	for product in $(PLUGIN_PRODUCTS); do $(SWIFT) build -c release --product $$product || exit 1; done
 	@set -e; \
 	bin=$$($(SWIFT) build -c release --show-bin-path); \

@@ -70,9 +70,11 @@ let loaderPlugins = [curl]
 
 let coreTargets: [Target] = [
     .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
+    .target(name: "CWebImageIsolation"),
     .target(
         name: "WebImageCore",
-        dependencies: ["CWebImagePlugin", .product(name: "Logging", package: "swift-log")]),
+        dependencies: ["CWebImagePlugin", "CWebImageIsolation", .product(name: "Logging", package: "swift-log")]),
+    .executableTarget(name: "WebImagePluginWorker", dependencies: ["WebImageCore"]),
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
     .target(name: "WebImageCoderVerifier", dependencies: ["WebImageCore"]),
     .target(name: "WebImageTestSupport", path: "Tests/WebImageTestSupport"),
@@ -103,7 +105,11 @@ let coreTargets: [Target] = [
             "WebImageCore", "WebImagePluginKit", "CWebImagePlugin", "WebImageTestSupport", "WebImageCoderVerifier",
         ]),
     .testTarget(
-        name: "PluginIntegrationTests", dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier"],
+        name: "PluginIntegrationTests",
+        dependencies: [
+            "WebImageCore", "WebImageTestSupport", "WebImageCoderVerifier",
+            .product(name: "Logging", package: "swift-log"),
+        ],
         exclude: ["Fixtures"]),
     .testTarget(
         name: "CLITests",
@@ -136,6 +142,7 @@ let package = Package(
         .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
+        .executable(name: "webimage-plugin-worker", targets: ["WebImagePluginWorker"]),
         .executable(name: "webimage-cache-bench", targets: ["WebImageCacheBench"]),
     ] + plugins.map(\.library) + cachePlugins.map(\.library) + loaderPlugins.map(\.library),
     dependencies: [

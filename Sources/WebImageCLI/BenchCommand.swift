@@ -5,6 +5,8 @@ import WebImageCLISupport
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time coder plugins in-process.",
-        subcommands: [BenchDecodeCommand.self, BenchTransformCommand.self, BenchManagerCommand.self])
+        abstract: "Time coder plugins, transformers, isolated plugins and the image manager.",
+        subcommands: [
+            BenchDecodeCommand.self, BenchTransformCommand.self, BenchManagerCommand.self, BenchIsolationCommand.self,
+        ])
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageCLISupport
 
 /// A one-line progress bar on standard error: files done of total, bytes and rate,
 /// redrawn at most ten times a second.
@@ -29,12 +30,12 @@ final class FetchProgressBar: Sendable {
             state.lastDraw = now
             return render(state)
         }
-        if let line { FileHandle.standardError.write(Data(("\r" + line).utf8)) }
+        if let line { Diagnostics.writeToStandardError("\r" + line) }
     }
 
     func finish() {
         let line = state.withLock { render($0) }
-        FileHandle.standardError.write(Data(("\r" + line + "\n").utf8))
+        Diagnostics.writeToStandardError("\r" + line + "\n")
     }
 
     private func render(_ state: State) -> String {

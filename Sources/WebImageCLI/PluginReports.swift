@@ -30,6 +30,8 @@ struct ManifestReport: Encodable {
     let name: String
     let version: String
     let abiVersion: UInt32
+    /// `trusted` (a trusted folder: the install folder) or `untrusted`.
+    let trust: String
     let kinds: [String]
     let priority: Int
     let summary: String?
@@ -43,7 +45,7 @@ struct ManifestReport: Encodable {
     let transformer: PluginManifest.TransformerSection?
 
     enum CodingKeys: String, CodingKey {
-        case name, version, kinds, priority, summary, formats, library, manifest, coder, loader, transformer
+        case name, version, trust, kinds, priority, summary, formats, library, manifest, coder, loader, transformer
         case abiVersion = "abi_version"
         case memoryCache = "memory_cache"
         case diskCache = "disk_cache"
@@ -54,6 +56,7 @@ struct ManifestReport: Encodable {
         name = manifest.name
         version = manifest.version
         abiVersion = manifest.abiVersion
+        trust = plugin.trust.rawValue
         kinds = manifest.kinds.map(\.rawValue)
         priority = manifest.priority
         summary = manifest.summary
@@ -80,5 +83,57 @@ struct FaultReport: Encodable {
         file = fault.file
         plugin = fault.plugin
         detail = fault.detail
+    }
+}
+
+/// A plugin the policy keeps closed, as JSON.
+struct RefusalReport: Encodable {
+    let name: String
+    let trust: String
+    let manifest: String
+    let library: String
+    /// `denied`, `not allowed`, `takeover` or `overridden`.
+    let reason: String
+    let detail: String
+    /// For a takeover, what the plugin claimed and which trusted plugin serves it.
+    let conflicts: [ConflictReport]
+
+    struct ConflictReport: Encodable {
+        let claim: String
+        let value: String
+        let trustedPlugin: String
+        let trustedValue: String
+
+        enum CodingKeys: String, CodingKey {
+            case claim, value
+            case trustedPlugin = "trusted_plugin"
+            case trustedValue = "trusted_value"
+        }
+    }
+
+    init(_ refusal: PluginRefusal) {
+        name = refusal.plugin.name
+        trust = refusal.plugin.trust.rawValue
+        manifest = refusal.plugin.manifestPath
+        library = refusal.plugin.libraryPath
+        detail = refusal.detail
+        switch refusal.reason {
+        case .denied:
+            reason = "denied"
+            conflicts = []
+        case .notAllowed:
+            reason = "not allowed"
+            conflicts = []
+        case .takeover(let found):
+            reason = "takeover"
+            conflicts = found.map {
+                ConflictReport(
+                    claim: $0.claim.kind.rawValue, value: $0.claim.value, trustedPlugin: $0.trustedPlugin,
+                    trustedValue: $0.trustedClaim.value)
+            }
+        case .overridden:
+            reason = "overridden"
+            conflicts = []
+        }
     }
 }

@@ -10,13 +10,14 @@ enum PluginText {
         return "\(manifest.name) \(manifest.version)  [\(kinds)\(priority); ABI \(manifest.abiVersion)]"
     }
 
-    /// The indented lines describing a manifest: summary, paths, then each kind's section.
+    /// The indented lines describing a manifest: summary, paths, trust, then each kind's section.
     static func manifestLines(_ plugin: DiscoveredPlugin, indent: String = "  ") -> [String] {
         let manifest = plugin.manifest
         var lines: [String] = []
         if let summary = manifest.summary { lines.append(indent + summary) }
         lines.append(indent + "manifest: \(plugin.manifestPath)")
         lines.append(indent + "library:  \(plugin.libraryPath)")
+        lines.append(indent + "trust:    \(plugin.trust.rawValue)")
         for format in manifest.formats {
             lines.append(indent + "format \(format.name)")
             lines.append(indent + "  MIME types:   \(list(format.mimeTypes))")
@@ -37,6 +38,23 @@ enum PluginText {
     static func faultLines(_ fault: PluginFault, indent: String = "") -> [String] {
         let subject = fault.plugin.map { "\($0): " } ?? ""
         return [indent + "\(subject)\(fault.reason.rawValue): \(fault.file)", indent + "  \(fault.detail)"]
+    }
+
+    /// A refused plugin on two lines: `[warning: ]<plugin>: <detail>`, then its manifest
+    /// indented. Takeover attempts are warnings.
+    static func refusalLines(_ refusal: PluginRefusal, indent: String = "") -> [String] {
+        let label = refusal.isWarning ? "warning: " : ""
+        return [
+            indent + "\(label)\(refusal.plugin.name): \(refusal.detail)",
+            indent + "  manifest: \(refusal.plugin.manifestPath)",
+        ]
+    }
+
+    /// Every takeover attempt as a one-line warning naming the plugin and what it tried to take.
+    static func warnings(_ refusals: [PluginRefusal]) -> [String] {
+        refusals.filter(\.isWarning).map {
+            "warning: plugin '\($0.plugin.name)' (\($0.plugin.manifestPath)): \($0.detail)"
+        }
     }
 
     /// Comma-separated items, or `none`.

@@ -36,7 +36,12 @@ struct PluginsConformCommand: PluginHostCommand {
             let searched = host.searchPath.directories.joined(separator: ", ")
             throw CLIError("no plugin named '\(name)' (searched: \(searched))")
         }
-        guard let coder = try host.open(name).coder else {
+        let coder: any ImageCoder
+        if host.isIsolated(name) {
+            coder = try host.isolatedCoder(named: name)
+        } else if let opened = try host.open(name).coder {
+            coder = opened
+        } else {
             throw CLIError("plugin '\(name)' has no coder to check")
         }
         let fixtures = try files.map { VerifierFixture(name: $0, bytes: try InputFile.read($0)) }

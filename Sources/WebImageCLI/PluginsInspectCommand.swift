@@ -31,10 +31,14 @@ struct PluginsInspectCommand: PluginHostCommand {
             throw CLIError("no plugin named '\(name)' (searched: \(searched))")
         }
         let outcome: Result<OpenedPlugin, PluginFault>
-        do throws(PluginFault) {
-            outcome = .success(try host.open(name))
-        } catch {
-            outcome = .failure(error)
+        if let fault = host.scanInChild(name), [.entryCrashed, .entryHung].contains(fault.reason) {
+            outcome = .failure(fault)
+        } else {
+            do throws(PluginFault) {
+                outcome = .success(try host.open(name))
+            } catch {
+                outcome = .failure(error)
+            }
         }
         let descriptor: DescriptorReport? =
             switch outcome {

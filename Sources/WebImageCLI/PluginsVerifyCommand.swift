@@ -3,7 +3,11 @@ import WebImageCLISupport
 import WebImageCore
 
 /// `webimage plugins verify`: loads every plugin and reports each as ok or with its fault.
-/// Exits with status 1 when there is any fault (from manifests or from loading).
+/// Each plugin is opened in a child process first, so an entry function that crashes or
+/// hangs is reported as a fault and never run in this process. Plugins the policy refuses
+/// are never loaded: takeover attempts are shown as warnings (`WARN`), the others as denied
+/// (`DENY`). Exits with status 1 when there is any fault (from manifests or from loading);
+/// refusals alone leave the status 0.
 struct PluginsVerifyCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -28,6 +32,10 @@ struct PluginsVerifyCommand: PluginHostCommand {
     struct Report: Encodable {
         let ok: Bool
         let plugins: [PluginStatus]
+        /// The plugins the policy refuses (never loaded).
+        let refused: [RefusalReport]
+        /// One line per takeover attempt, naming the plugin and what it tried to take.
+        let warnings: [String]
         /// Every fault: manifest faults first, then load faults.
         let faults: [FaultReport]
     }
@@ -35,16 +43,8 @@ struct PluginsVerifyCommand: PluginHostCommand {
     func run() throws {
         let host = pluginOptions.makeHost()
         let manifestFaults = host.faults
-        var statuses: [(plugin: DiscoveredPlugin, fault: PluginFault?)] = []
-        for plugin in host.plugins {
-            do throws(PluginFault) {
-                _ = try host.open(plugin.name)
-                statuses.append((plugin, nil))
-            } catch {
-                statuses.append((plugin, error))
-            }
-        }
         let faults = host.verify()
+        let statuses = host.plugins.map { (plugin: $0, fault: host.openFault(of: $0.name)) }
         if json {
             try JSONOutput.print(
                 Report(
@@ -54,17 +54,20 @@ struct PluginsVerifyCommand: PluginHostCommand {
                             name: $0.plugin.name, version: $0.plugin.manifest.version, library: $0.plugin.libraryPath,
                             status: $0.fault == nil ? "ok" : "fault", fault: $0.fault.map(FaultReport.init))
                     },
+                    refused: host.refusals.map(RefusalReport.init), warnings: PluginText.warnings(host.refusals),
                     faults: faults.map(FaultReport.init)))
         } else {
-            printText(statuses: statuses, manifestFaults: manifestFaults, total: faults.count)
+            printText(
+                statuses: statuses, manifestFaults: manifestFaults, refusals: host.refusals, total: faults.count)
         }
         if !faults.isEmpty { throw ExitCode(CLIError.failureStatus) }
     }
 
     private func printText(
-        statuses: [(plugin: DiscoveredPlugin, fault: PluginFault?)], manifestFaults: [PluginFault], total: Int
+        statuses: [(plugin: DiscoveredPlugin, fault: PluginFault?)], manifestFaults: [PluginFault],
+        refusals: [PluginRefusal], total: Int
     ) {
-        if statuses.isEmpty && manifestFaults.isEmpty {
+        if statuses.isEmpty && manifestFaults.isEmpty && refusals.isEmpty {
             print("No plugins found in: \(PluginText.list(pluginOptions.searchPath.directories))")
         }
         for (plugin, fault) in statuses {
@@ -77,7 +80,16 @@ struct PluginsVerifyCommand: PluginHostCommand {
         for fault in manifestFaults {
             print("FAULT " + PluginText.faultLines(fault).joined(separator: "\n      "))
         }
+        for refusal in refusals {
+            print("\(refusal.isWarning ? "WARN  " : "DENY  ")\(refusal.plugin.name): \(refusal.detail)")
+            print("        manifest: \(refusal.plugin.manifestPath)")
+        }
         let okCount = statuses.filter { $0.fault == nil }.count
-        print("\(okCount) ok, \(total) \(total == 1 ? "fault" : "faults")")
+        let warningCount = refusals.filter(\.isWarning).count
+        let deniedCount = refusals.count - warningCount
+        print(
+            "\(okCount) ok, \(total) \(total == 1 ? "fault" : "faults")"
+                + (warningCount > 0 ? ", \(warningCount) \(warningCount == 1 ? "warning" : "warnings")" : "")
+                + (deniedCount > 0 ? ", \(deniedCount) denied" : ""))
     }
 }

@@ -25,6 +25,7 @@ enum ReferenceBenchmarkLauncher {
                     + "(build it with 'swift build --product \(executableName)'; 'make install' installs it)")
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        Diagnostics.restoreStandardError()
         execv(path, argv)
         let reason = String(cString: strerror(errno))
         argv.forEach { free($0) }

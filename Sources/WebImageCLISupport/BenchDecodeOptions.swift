@@ -36,6 +36,8 @@ public struct BenchDecodeOptions: ParsableArguments {
     /// with `-` stays a file.
     public var commandLineArguments: [String] {
         var arguments = pluginOptions.pluginPaths.flatMap { ["--plugin-path", $0] }
+        arguments += ["--isolation", pluginOptions.isolation.rawValue]
+        if let timeout = pluginOptions.pluginTimeout { arguments += ["--plugin-timeout", String(timeout)] }
         if pluginOptions.verbose { arguments.append("--verbose") }
         arguments += ["--iterations", String(iterations)]
         if let thumbnail { arguments += ["--thumbnail", thumbnail] }

@@ -14,10 +14,15 @@ public enum CommandMain {
             let verbose = (command as? any PluginHostCommand)?.pluginOptions.verbose ?? false
             Diagnostics.bootstrapLogging(verbose: verbose)
             try command.run()
+            Diagnostics.restoreStandardError()
             Foundation.exit(0)
         } catch {
-            guard let message = CLIError.message(for: error) else { root.exit(withError: error) }
+            guard let message = CLIError.message(for: error) else {
+                Diagnostics.restoreStandardError()
+                root.exit(withError: error)
+            }
             Diagnostics.printError(message)
+            Diagnostics.restoreStandardError()
             Foundation.exit(CLIError.failureStatus)
         }
     }

@@ -33,8 +33,9 @@ enum WebImageProcess {
     /// Runs `webimage arguments...` and waits for it.
     ///
     /// - Parameters:
-    ///   - environment: variables to set; `WEBIMAGE_PLUGIN_PATH` is removed from the inherited
-    ///     environment unless given here, so only the folders a test names are searched.
+    ///   - environment: variables to set; `WEBIMAGE_PLUGIN_PATH` and the plugin policy's
+    ///     variables are removed from the inherited environment unless given here, so only the
+    ///     folders and lists a test names apply.
     ///   - executable: the `webimage` to run; default the built one (``BuildProducts/executable``).
     static func run(
         _ arguments: [String], environment: [String: String] = [:], executable: URL? = nil
@@ -52,7 +53,11 @@ enum WebImageProcess {
         process.executableURL = try executable ?? BuildProducts.executable
         process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment
-        inherited["WEBIMAGE_PLUGIN_PATH"] = nil
+        for variable in [
+            "WEBIMAGE_PLUGIN_PATH", "WEBIMAGE_PLUGIN_ALLOW", "WEBIMAGE_PLUGIN_DENY", "WEBIMAGE_PLUGIN_ALLOW_OVERRIDE",
+        ] {
+            inherited[variable] = nil
+        }
         process.environment = inherited.merging(environment) { $1 }
         process.standardOutput = outputHandle
         process.standardError = errorHandle

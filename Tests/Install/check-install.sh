@@ -6,7 +6,9 @@
 #    decodes and passes `webimage plugins conform`, the effects transformer runs in `--transform`;
 #  - the prefix still works after it has been moved (relocatable RUNPATHs);
 #  - the installed webimage links no C image library, and `bench decode --reference` runs the
-#    installed webimage-bench (which does).
+#    installed webimage-bench (which does);
+#  - the installed webimage-plugin-worker serves isolated plugins: the third-party PNM coder
+#    converts with `--isolation all`, and a crash of an untrusted plugin is one error line.
 # Exits non-zero with a message on the first failure.
 set -eu
 repository=$(cd "$(dirname "$0")/../.." && pwd)
@@ -63,4 +65,22 @@ if ! grep -q '"reference_min_ms"' "$work/bench.json"; then
   cat "$work/bench.json" >&2
   fail "bench decode --reference has no reference times"
 fi
-echo "check-install: ok (installed, relocated, example plugins built with pkg-config and used, webimage free of C image libraries, reference bench from the prefix)"
+[ -x "$work/moved/bin/webimage-plugin-worker" ] || fail "webimage-plugin-worker is not installed"
+"$webimage" convert "$work/red-blue.ppm" "$work/isolated.png" --isolation all >/dev/null 2>"$work/isolated.txt" \
+  || { cat "$work/isolated.txt" >&2; fail "convert through the installed worker (--isolation all)"; }
+cmp -s "$work/red-blue.png" "$work/isolated.png" || fail "the isolated conversion differs from the in-process one"
+mkdir "$work/untrusted"
+cc -std=c11 -O1 -shared -fPIC -I "$work/moved/include/webimage" -DHOSTILE_NAME=crash_decode -DHOSTILE_IN_DECODE \
+  -o "$work/untrusted/libcrash_decode.so" "$repository/Tests/Fixtures/HostilePlugins/hostile.c" \
+  || fail "building the hostile plugin"
+printf '%s\n' '{ "name": "crash_decode", "version": "1.0.0", "abi_version": 1, "library": "libcrash_decode.so",' \
+  '  "coder": { "formats": [{ "name": "hostile", "mime_types": ["image/x-hostile"], "extensions": ["hostile"],' \
+  '                           "signatures": ["484f5354"], "capabilities": ["decode", "encode"] }] } }' \
+  >"$work/untrusted/crash_decode.json"
+printf 'HOSTX' >"$work/trigger.hostile"
+if "$webimage" convert "$work/trigger.hostile" "$work/never.png" --plugin-path "$work/untrusted" 2>"$work/crash.txt"; then
+  fail "the crashing plugin's conversion succeeded"
+fi
+[ "$(cat "$work/crash.txt")" = "error: plugin 'crash_decode' crashed in decode (SIGSEGV)" ] \
+  || { cat "$work/crash.txt" >&2; fail "the crash of an untrusted plugin is not one error line"; }
+echo "check-install: ok (installed, relocated, example plugins built with pkg-config and used, webimage free of C image libraries, reference bench from the prefix, isolated plugins served by the installed worker)"

@@ -59,4 +59,17 @@ import WebImageTestSupport
         #expect(result.plugins.map(\.name) == ["good"])
         #expect(result.faults.map(\.reason) == [.invalidManifest])
     }
+
+    @Test func pluginsInTrustedFoldersAreTrusted() throws {
+        let root = try TemporaryDirectory()
+        let extra = try root.folder("extra")
+        let bundled = try root.folder("bundled")
+        try root.write("extra/pnm.json", manifestJSON(name: "pnm", signature: "5036"))
+        try root.write("bundled/png.json", manifestJSON(name: "png"))
+        let result = PluginDiscovery.discover(
+            in: PluginSearchPath(directories: [extra, bundled], trustedDirectories: [bundled]))
+        #expect(result.plugins.map(\.name) == ["pnm", "png"])
+        #expect(result.plugins.map(\.trust) == [.untrusted, .trusted])
+        #expect(result.faults.isEmpty)
+    }
 }

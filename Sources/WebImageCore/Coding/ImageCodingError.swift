@@ -24,6 +24,10 @@ public struct ImageCodingError: Error, Sendable, Equatable, CustomStringConverti
         case cancelled
         /// The operation did not finish within its time limit.
         case timedOut
+        /// The plugin's worker process died during the call (a signal, or an exit).
+        case pluginCrashed
+        /// The plugin was disabled after its worker died too often.
+        case pluginDisabled
     }
 
     public let kind: Kind

@@ -5,8 +5,18 @@ public struct DiscoveredPlugin: Sendable, Equatable {
     public let manifestPath: String
     /// Absolute path of the shared object the manifest names.
     public let libraryPath: String
+    /// Whether the manifest lies in a trusted folder of the search path.
+    public let trust: PluginTrust
 
     public var name: String { manifest.name }
+
+    /// A plugin read from `manifestPath`; `trust` defaults to ``PluginTrust/untrusted``.
+    public init(manifest: PluginManifest, manifestPath: String, libraryPath: String, trust: PluginTrust = .untrusted) {
+        self.manifest = manifest
+        self.manifestPath = manifestPath
+        self.libraryPath = libraryPath
+        self.trust = trust
+    }
 }
 
 extension DiscoveredPlugin {

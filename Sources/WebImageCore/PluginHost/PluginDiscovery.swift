@@ -2,22 +2,33 @@ import Foundation
 
 /// Finds plugins by reading manifests; never opens a library.
 public enum PluginDiscovery {
-    /// What a search found: usable plugins in search order, and the faults of the rest.
+    /// What a search found: usable plugins in search order, the plugins the policy keeps
+    /// closed, and the faults of the rest.
     public struct Result: Sendable {
         public var plugins: [DiscoveredPlugin] = []
+        /// Plugins the ``PluginPolicy`` refuses, in search order.
+        public var refusals: [PluginRefusal] = []
         public var faults: [PluginFault] = []
     }
 
     /// Reads every `*.json` manifest in the folders of `searchPath`, in order and sorted by
-    /// file name within a folder. A later plugin with a name already found is a
-    /// `.duplicateName` fault; a `*.so` that no manifest names is a `.manifestMissing` fault.
-    public static func discover(in searchPath: PluginSearchPath) -> Result {
+    /// file name within a folder, then applies `policy` (default: no allow or deny list, no
+    /// override allowed).
+    ///
+    /// A plugin is trusted when its folder is one of ``PluginSearchPath/trustedDirectories``.
+    /// A trusted plugin keeps its name: an untrusted plugin of the same name, or one claiming
+    /// a format, MIME type, extension, signature, loader scheme or transformer name of a
+    /// trusted plugin, is refused unless `policy` allows it to override. Otherwise a later
+    /// plugin with a name already found is a `.duplicateName` fault. A `*.so` that no
+    /// manifest names is a `.manifestMissing` fault.
+    public static func discover(in searchPath: PluginSearchPath, policy: PluginPolicy = PluginPolicy()) -> Result {
         var result = Result()
-        var pathsByName: [String: String] = [:]
+        var candidates: [DiscoveredPlugin] = []
         let fileManager = FileManager.default
         for directory in searchPath.directories {
             guard let names = try? fileManager.contentsOfDirectory(atPath: directory) else { continue }
             var namedLibraries = Set<String>()
+            let trust = searchPath.trust(ofDirectory: directory)
             for fileName in names.sorted() where fileName.hasSuffix(".json") {
                 let manifestPath = directory + "/" + fileName
                 let manifest: PluginManifest
@@ -32,18 +43,9 @@ public enum PluginDiscovery {
                     ? manifest.library
                     : URL(fileURLWithPath: directory).appendingPathComponent(manifest.library).standardizedFileURL.path
                 namedLibraries.insert(libraryPath)
-                if let earlier = pathsByName[manifest.name] {
-                    result.faults.append(
-                        PluginFault(
-                            .duplicateName, file: manifestPath, plugin: manifest.name,
-                            detail:
-                                "a plugin named '\(manifest.name)' was already found at \(earlier); this one is skipped"
-                        ))
-                    continue
-                }
-                pathsByName[manifest.name] = manifestPath
-                result.plugins.append(
-                    DiscoveredPlugin(manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath))
+                candidates.append(
+                    DiscoveredPlugin(
+                        manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath, trust: trust))
             }
             for fileName in names.sorted() where fileName.hasSuffix(".so") || fileName.contains(".so.") {
                 let libraryPath = directory + "/" + fileName
@@ -55,6 +57,10 @@ public enum PluginDiscovery {
                 }
             }
         }
+        let outcome = PluginAdmission(policy: policy).admit(candidates)
+        result.plugins = outcome.plugins
+        result.refusals = outcome.refusals
+        result.faults += outcome.faults
         return result
     }
 }

@@ -23,10 +23,16 @@ public struct PluginFault: Error, Sendable, Equatable, CustomStringConvertible {
         case descriptorMismatch = "descriptor does not match manifest"
         /// The entry function returned no descriptor.
         case entryFailed = "entry function failed"
+        /// The entry function crashed the child process that opened the plugin first.
+        case entryCrashed = "entry function crashed"
+        /// The entry function did not return within the open deadline in the child process.
+        case entryHung = "entry function hung"
         /// Another plugin with the same name was found first.
         case duplicateName = "duplicate plugin name"
         /// No manifest in the search path names the plugin asked for.
         case notFound = "no such plugin"
+        /// The plugin asked for is kept closed by the ``PluginPolicy`` (see ``PluginRefusal``).
+        case refused = "refused by the plugin policy"
     }
 
     public let reason: Reason

@@ -9,8 +9,8 @@ swift build --scratch-path .build-fuzz --target PNGCoder -Xswiftc -sanitize=fuzz
 build=.build-fuzz/debug
 objects=$(find "$build/PNGCoder.build" "$build/CPNGShim.build" "$build/WebImageCore.build" \
   "$build/CWebImagePlugin.build" "$build/Logging.build" -name '*.o')
-swiftc -sanitize=fuzzer,address -parse-as-library -I "$build/Modules" \
+swiftc -sanitize=fuzzer,address -use-ld=lld -parse-as-library -I "$build/Modules" \
   -Xcc "-fmodule-map-file=$build/CPNGShim.build/module.modulemap" \
-  -Xcc "-fmodule-map-file=$build/CWebImagePlugin.build/module.modulemap" \
-  Tests/Fuzz/APNGFuzz/APNGFuzz.swift $objects -lpng16 -lz -o "$output"
+  -Xcc "-fmodule-map-file=$build/CWebImagePlugin.build/module.modulemap" -Xcc -ISources/CWebImagePlugin/include \
+  Tests/Fuzz/APNGFuzz/APNGFuzz.swift $objects -lpng16 -lz -ldeflate -o "$output"
 echo "built $output"

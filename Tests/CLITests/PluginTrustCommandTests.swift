@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import WebImageTestSupport
+
+/// The plugin trust policy through the tool: the bundled plugins installed next to a copy of
+/// `webimage` (trusted), hostile coders built from C in a `--plugin-path` folder (untrusted).
+@Suite("plugin trust in the CLI")
+struct PluginTrustCommandTests {
+    let prefix: FakeInstallPrefix
+    let untrusted: PluginsFolder
+
+    init() throws {
+        prefix = try FakeInstallPrefix()
+        untrusted = try PluginsFolder()
+    }
+
+    /// Runs the installed tool with the untrusted folder as `--plugin-path`.
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
+        try await WebImageProcess.run(
+            arguments + ["--plugin-path", untrusted.path], environment: environment, executable: prefix.executable)
+    }
+
+    /// The plugins of a `plugins list --json` document by name.
+    func listed(_ json: [String: Any]) throws -> [String: [String: Any]] {
+        let plugins = try #require(json["plugins"] as? [[String: Any]])
+        return Dictionary(plugins.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test("installed plugins are trusted; an impostor named png is refused with a warning naming it")
+    func impostorIsRefused() async throws {
+        let marker = try untrusted.addHostileCoder(
+            HostileCoder(name: "png", format: "impostor", extensions: ["impostor"]))
+        let list = try await run(["plugins", "list", "--json"])
+        #expect(list.status == 0)
+        let json = try list.json()
+        #expect(json["trusted_folders"] as? [String] == [prefix.plugins.path])
+        let png = try #require(try listed(json)["png"])
+        #expect(png["manifest"] as? String == prefix.plugin("png.json"))
+        #expect(png["trust"] as? String == "trusted")
+        #expect(
+            json["warnings"] as? [String] == [
+                "warning: plugin 'png' (\(untrusted.file("png.json"))): untrusted plugin tried to take over plugin name 'png' of trusted plugin 'png'; refused and never opened (allow it by name with --allow-override png or WEBIMAGE_PLUGIN_ALLOW_OVERRIDE=png)"
+            ])
+        let refused = try #require((json["refused"] as? [[String: Any]])?.first)
+        #expect(refused["reason"] as? String == "takeover")
+        #expect(refused["trust"] as? String == "untrusted")
+        #expect((json["faults"] as? [Any])?.isEmpty == true)
+
+        let verify = try await run(["plugins", "verify"])
+        #expect(verify.status == 0)
+        let bundled = try BuildProducts.bundledPlugins
+        #expect(verify.outputLines.contains("ok    png 1.0.0: \(prefix.plugin("libWebImagePNG.so"))"))
+        #expect(
+            verify.outputLines.contains(
+                "WARN  png: untrusted plugin tried to take over plugin name 'png' of trusted plugin 'png'; refused and never opened (allow it by name with --allow-override png or WEBIMAGE_PLUGIN_ALLOW_OVERRIDE=png)"
+            ))
+        #expect(verify.outputLines.last == "\(bundled.count) ok, 0 faults, 1 warning")
+
+        let info = try await run(["info", Fixture.path("png/rgb8.png"), "--json"])
+        #expect(info.status == 0)
+        #expect(try info.json()["format"] as? String == "png")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test("--allow-override png lets the impostor take the name; the bundled png is listed as overridden")
+    func impostorAllowedByFlag() async throws {
+        try untrusted.addHostileCoder(HostileCoder(name: "png", format: "impostor", extensions: ["impostor"]))
+        let list = try await run(["plugins", "list", "--json", "--allow-override", "png"])
+        #expect(list.status == 0)
+        let json = try list.json()
+        let png = try #require(try listed(json)["png"])
+        #expect(png["manifest"] as? String == untrusted.file("png.json"))
+        #expect(png["trust"] as? String == "untrusted")
+        let refused = try #require(json["refused"] as? [[String: Any]])
+        #expect(refused.map { $0["manifest"] as? String } == [prefix.plugin("png.json")])
+        #expect(refused.map { $0["reason"] as? String } == ["overridden"])
+        #expect((json["warnings"] as? [String])?.isEmpty == true)
+    }
+
+    @Test("a signature thief decodes PNGs only with WEBIMAGE_PLUGIN_ALLOW_OVERRIDE naming it")
+    func signatureThief() async throws {
+        let marker = try untrusted.addHostileCoder(
+            HostileCoder(name: "sigthief", signatures: ["89504e47"], priority: 1000))
+        let refused = try await run(["info", Fixture.path("png/rgb8.png"), "--json"])
+        #expect(refused.status == 0)
+        let refusedJSON = try refused.json()
+        #expect(refusedJSON["format"] as? String == "png")
+        #expect(refusedJSON["width"] as? Int == 13)
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        let list = try await run(["plugins", "list"])
+        #expect(
+            list.outputLines.contains(
+                "  warning: sigthief: untrusted plugin tried to take over signature 89504e47 (against signature 89504e470d0a1a0a) of trusted plugin 'png'; refused and never opened (allow it by name with --allow-override sigthief or WEBIMAGE_PLUGIN_ALLOW_OVERRIDE=sigthief)"
+            ))
+
+        let allowed = try await run(
+            ["info", Fixture.path("png/rgb8.png"), "--json"],
+            environment: ["WEBIMAGE_PLUGIN_ALLOW_OVERRIDE": "sigthief"])
+        #expect(allowed.status == 0)
+        let allowedJSON = try allowed.json()
+        #expect(allowedJSON["format"] as? String == "sigthief")
+        #expect(allowedJSON["width"] as? Int == 1)
+        #expect(FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test("an extension thief gets the png encodes only with --allow-override")
+    func extensionThief() async throws {
+        try untrusted.addHostileCoder(HostileCoder(name: "extthief", extensions: ["png"], priority: 1000))
+        let output = try TemporaryDirectory()
+        let refused = try await run(["convert", Fixture.path("jpeg/baseline.jpg"), output.file("refused.png")])
+        #expect(refused.status == 0)
+        let png = try Array(Data(contentsOf: URL(fileURLWithPath: output.file("refused.png"))))
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        let allowed = try await run([
+            "convert", Fixture.path("jpeg/baseline.jpg"), output.file("allowed.png"), "--allow-override", "extthief",
+        ])
+        #expect(allowed.status == 0)
+        let hijacked = try Array(Data(contentsOf: URL(fileURLWithPath: output.file("allowed.png"))))
+        #expect(hijacked == HostileCoder.encodedBytes)
+    }
+
+    @Test(
+        "a denied plugin is listed as denied and never opened (flag and environment)",
+        arguments: [
+            (["--deny-plugin", "extra"], [String: String]()), ([], ["WEBIMAGE_PLUGIN_DENY": "other,extra"]),
+        ])
+    func deniedPlugin(arguments: [String], environment: [String: String]) async throws {
+        let marker = try untrusted.addHostileCoder(HostileCoder(name: "extra"))
+        let verify = try await run(["plugins", "verify"] + arguments, environment: environment)
+        #expect(verify.status == 0)
+        #expect(verify.outputLines.contains("DENY  extra: denied (on the deny list); never opened"))
+        #expect(verify.outputLines.last == "\(try BuildProducts.bundledPlugins.count) ok, 0 faults, 1 denied")
+        let list = try await run(["plugins", "list", "--json"] + arguments, environment: environment)
+        let refused = try #require(try list.json()["refused"] as? [[String: Any]])
+        #expect(refused.map { $0["name"] as? String } == ["extra"])
+        #expect(refused.map { $0["reason"] as? String } == ["denied"])
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test("with --allow-plugin only the plugins named are opened")
+    func allowList() async throws {
+        let marker = try untrusted.addHostileCoder(HostileCoder(name: "extra"))
+        let verify = try await run(["plugins", "verify", "--allow-plugin", "png"])
+        #expect(verify.status == 0)
+        #expect(verify.outputLines.first == "ok    png 1.0.0: \(prefix.plugin("libWebImagePNG.so"))")
+        #expect(verify.outputLines.contains("DENY  extra: not on the allow list; never opened"))
+        #expect(verify.outputLines.contains("DENY  jpeg: not on the allow list; never opened"))
+        let bundled = try BuildProducts.bundledPlugins.count
+        #expect(verify.outputLines.last == "1 ok, 0 faults, \(bundled) denied")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        let jpeg = try await run(["info", Fixture.path("jpeg/baseline.jpg"), "--allow-plugin", "png"])
+        #expect(jpeg.status == 1)
+        #expect(jpeg.errorLines.first?.hasPrefix("error: no coder recognises this data") == true)
+    }
+}
