@@ -37,6 +37,33 @@ public enum LoopbackPort {
         }
     }
 
+    /// The whole response (head and body) to `GET path` over HTTP/1.0 on 127.0.0.1:`port`, read
+    /// until the server closes (at most 64 KB, 2 seconds); nil when nothing answers.
+    public static func plainGet(port: Int, path: String) -> String? {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { return nil }
+        defer { close(socketFD) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = address(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { return nil }
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard send(socketFD, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while response.count < 65_536 {
+            let count = recv(socketFD, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            response += buffer[0..<count]
+        }
+        return response.isEmpty ? nil : String(decoding: response, as: UTF8.self)
+    }
+
     /// The socket address of 127.0.0.1:`port`.
     public static func address(port: Int) -> sockaddr_in {
         var address = sockaddr_in()

@@ -47,9 +47,12 @@ public final class NginxServer: @unchecked Sendable {
                 "-subj", "/CN=127.0.0.1", "-keyout", folder.path + "/key.pem", "-out", folder.path + "/cert.pem",
             ])
         var lastError: (any Error)?
+        // Answered at /whoami: another test's server that took one of the ports first (nginx
+        // retries a busy port for seconds) would accept connections too, but not know this.
+        let token = UUID().uuidString
         for _ in 0..<5 {
             let ports = (try LoopbackPort.free(), try LoopbackPort.free())
-            try Self.config(folder: folder.path, httpPort: ports.0, httpsPort: ports.1)
+            try Self.config(folder: folder.path, httpPort: ports.0, httpsPort: ports.1, token: token)
                 .write(toFile: folder.path + "/nginx.conf", atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
@@ -58,8 +61,10 @@ public final class NginxServer: @unchecked Sendable {
             ]
             process.standardError = FileHandle.nullDevice
             try process.run()
+            // nginx serves only once every listening socket is bound, so its own answer on the
+            // HTTP port means both ports are its own.
             if LoopbackPort.waitUntilListening(ports.0, process: process)
-                && LoopbackPort.waitUntilListening(ports.1, process: process)
+                && Self.answersToken(port: ports.0, token: token, process: process)
             {
                 self.process = process
                 self.httpPort = ports.0
@@ -83,9 +88,9 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     /// The requests nginx answered so far, one `uri|accept|if-none-match|status` line each,
-    /// waiting up to a second for the log to catch up with `atLeast` lines.
+    /// waiting up to 5 seconds (a loaded machine) for the log to catch up with `atLeast` lines.
     public func requests(matching path: String, atLeast: Int = 0) -> [String] {
-        let deadline = Date().addingTimeInterval(1)
+        let deadline = Date().addingTimeInterval(5)
         while true {
             let text = (try? String(contentsOfFile: folder.path + "/logs/access.log", encoding: .utf8)) ?? ""
             let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(path) }
@@ -95,9 +100,9 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     /// The serial numbers of the connections that served the requests whose URI starts with
-    /// `path`, once each, waiting up to a second for the log to catch up with `requests` lines.
+    /// `path`, once each, waiting up to 5 seconds for the log to catch up with `requests` lines.
     public func connections(servingRequestsTo path: String, requests: Int) -> Set<String> {
-        let deadline = Date().addingTimeInterval(1)
+        let deadline = Date().addingTimeInterval(5)
         while true {
             let text = (try? String(contentsOfFile: folder.path + "/logs/connections.log", encoding: .utf8)) ?? ""
             let lines = text.split(separator: "\n").filter { $0.hasPrefix(path) }
@@ -109,9 +114,9 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     /// The `Cookie` header of each request whose URI starts with `path` (`-` for none), waiting
-    /// up to a second for the log to catch up with `atLeast` lines.
+    /// up to 5 seconds for the log to catch up with `atLeast` lines.
     public func cookies(sentTo path: String, atLeast: Int = 1) -> [String] {
-        let deadline = Date().addingTimeInterval(1)
+        let deadline = Date().addingTimeInterval(5)
         while true {
             let text = (try? String(contentsOfFile: folder.path + "/logs/cookies.log", encoding: .utf8)) ?? ""
             let lines = text.split(separator: "\n").filter { $0.hasPrefix(path) }
@@ -126,7 +131,20 @@ public final class NginxServer: @unchecked Sendable {
         (try? String(contentsOfFile: folder + "/logs/error.log", encoding: .utf8)) ?? "(no log)"
     }
 
-    private static func config(folder: String, httpPort: Int, httpsPort: Int) -> String {
+    /// True once `GET /whoami` on 127.0.0.1:`port` answers `token` (at most 5 seconds), false
+    /// when another server answers, `process` exits or the time runs out.
+    private static func answersToken(port: Int, token: String, process: Process) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, process.isRunning {
+            if let body = LoopbackPort.plainGet(port: port, path: "/whoami") {
+                return body.hasSuffix("\r\n\r\n" + token)
+            }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    private static func config(folder: String, httpPort: Int, httpsPort: Int, token: String) -> String {
         """
         daemon off;
         master_process off;
@@ -159,6 +177,7 @@ public final class NginxServer: @unchecked Sendable {
                 ssl_certificate \(folder)/cert.pem;
                 ssl_certificate_key \(folder)/key.pem;
                 root \(folder)/www;
+                location = /whoami { return 200 "\(token)"; }
                 location /auth/ {
                     auth_basic "webimage";
                     auth_basic_user_file \(folder)/htpasswd;
