@@ -55,6 +55,13 @@ public final class ImageDownloader: Sendable {
         subscribe(request, .init(events: events, progress: progress, completion: completion))
     }
 
+    /// How many bytes of an interrupted download of `url` are kept for the next request to
+    /// resume from (see ``ResumableData``); nil when none are. They are saved when the
+    /// interrupted transfer has ended, which may be after its callers' completions.
+    public func resumableByteCount(for url: String) -> Int? {
+        state.withLock { $0.resumable[url]?.bytes.count }
+    }
+
     /// Downloads `request`; cancelling the calling task cancels this caller's download.
     /// - Throws: ``ImageLoadingError``.
     public func download(_ request: DownloadRequest) async throws(ImageLoadingError) -> DownloadResult {
