@@ -85,6 +85,36 @@ struct CrashIsolationCommandTests {
         #expect(verbose.errorLines.last?.hasSuffix("chatty: second line") == true, "\(verbose.standardError)")
     }
 
+    /// libheif hands libdav1d an empty AV1 payload in this file (Tests/Fuzz/HEIFFuzz/seeds) and
+    /// libdav1d prints its own line on standard error, in-process or in the HEIF plugin's worker.
+    @Test(
+        "libdav1d's own line on standard error is logged only with --verbose, never around the error line",
+        arguments: [
+            ("none", "warning webimage.stderr: [WebImageCore] standard error: "),
+            ("all", "[WebImageCore] plugin 'heif' wrote: "),
+        ])
+    func libraryOutputIsCaptured(isolation: String, logPrefix: String) async throws {
+        let plugins = try PluginsFolder()
+        try plugins.addBundled(manifest: "heif.json", library: "libWebImageHEIF.so")
+        try plugins.addBundled(manifest: "png.json", library: "libWebImagePNG.so")
+        let input = Fixture.directory.deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/HEIFFuzz/seeds/libheif-dav1d-data-leak.avif").path
+        let arguments = ["convert", input, plugins.file("out.png"), "--isolation", isolation]
+        let expectedError =
+            "error: corrupt HEIF: cannot decode the image: Decoder plugin generated an error: Unspecified"
+        let quiet = try await WebImageProcess.run(arguments, plugins: plugins)
+        #expect(quiet.status == 1)
+        #expect(quiet.errorLines == [expectedError])
+        let verbose = try await WebImageProcess.run(arguments + ["--verbose"], plugins: plugins)
+        #expect(verbose.status == 1)
+        #expect(verbose.errorLines.count == 2, "\(verbose.standardError)")
+        #expect(
+            verbose.errorLines.first?.hasSuffix(
+                logPrefix + "Input validation check 'in->data == NULL || in->sz' failed in dav1d_send_data!") == true,
+            "\(verbose.standardError)")
+        #expect(verbose.errorLines.last == expectedError)
+    }
+
     @Test("plugins inspect opens the plugin in a child first: a crashing entry is one error line")
     func inspectSurvivesACrashingEntry() async throws {
         let plugins = try folder([("crash_entry", .segfault(in: .entry))])
