@@ -4,8 +4,8 @@ import WebImageCore
 
 /// `webimage plugins verify`: loads every plugin and reports each as ok or with its fault.
 /// Plugins the policy refuses are never loaded: takeover attempts are shown as warnings
-/// (`WARN`), the others as denied (`DENY`). Exits with status 1 when there is any fault (from manifests or
-/// from loading); refusals alone leave the status 0.
+/// (`WARN`), the others as denied (`DENY`). Exits with status 1 when there is any fault
+/// (from manifests or from loading); refusals alone leave the status 0.
 struct PluginsVerifyCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
