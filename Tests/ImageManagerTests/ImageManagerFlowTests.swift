@@ -297,6 +297,32 @@ struct ImageManagerFlowTests {
         #expect(harness.imageCache().imageFromMemory(forKey: url.absoluteString)?.isPartial == false)
     }
 
+    @Test("cancelling during the disk query ends with cancelled at once and never downloads")
+    func cancellationDuringTheCacheQuery() async throws {
+        let harness = try ManagerHarness()
+        let memory = try harness.host.adapter(PluginMemoryCacheBackend.self, named: "memory").make()
+        var diskOptions = CacheConfiguration()
+        diskOptions["directory"] = harness.cacheFolder.path
+        let gated = GatedDiskCache(
+            try harness.host.adapter(PluginDiskCacheBackend.self, named: "disk").open(diskOptions), gatesQueries: true)
+        var context = ImageContext()
+        context.imageCache = ImageCache(memory: memory, disk: gated, coders: harness.manager.coders)
+
+        let recorder = Recorder()
+        let operation = harness.manager.load(harness.url("icon.png"), context: context, completed: recorder.completed)
+        let deadline = ContinuousClock.now + .seconds(120)
+        while gated.queryCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(gated.queryCount == 1)
+        operation.cancel()
+        let results = await recorder.wait(for: 1)
+        #expect(results.count == 1 && results.first?.errorKind == .cancelled)
+        gated.open()
+        await harness.manager.waitUntilIdle()
+        #expect(recorder.completions.count == 1)
+        #expect(harness.manager.counters.downloads == 0)
+        #expect(harness.requests("icon.png").isEmpty)
+    }
+
     @Test("cancelling the calling task, or the operation, ends the request with cancelled once")
     func cancellation() async throws {
         let harness = try ManagerHarness()

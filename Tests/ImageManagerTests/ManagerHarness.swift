@@ -185,18 +185,33 @@ extension Result where Success == ImageResult, Failure == ImageManagerError {
     }
 }
 
-/// A disk cache whose stores wait until ``open()``: shows when a completion comes relative to the store.
+/// A disk cache whose stores (and, with `gatesQueries`, reads) wait until ``open()``: shows
+/// when a completion comes relative to the store, or what cancelling during a query does.
 final class GatedDiskCache: DiskCache {
     let inner: any DiskCache
+    private let gatesQueries: Bool
     private let gate = DispatchSemaphore(value: 0)
     private let stored = Atomic<Int>(0)
+    private let queried = Atomic<Int>(0)
 
-    init(_ inner: any DiskCache) { self.inner = inner }
+    init(_ inner: any DiskCache, gatesQueries: Bool = false) {
+        self.inner = inner
+        self.gatesQueries = gatesQueries
+    }
 
     func open() { gate.signal() }
     var storeCount: Int { stored.load(ordering: .relaxed) }
+    /// Reads started so far.
+    var queryCount: Int { queried.load(ordering: .relaxed) }
 
-    func entry(forKey key: String) throws(CacheError) -> DiskCacheEntry? { try inner.entry(forKey: key) }
+    func entry(forKey key: String) throws(CacheError) -> DiskCacheEntry? {
+        queried.add(1, ordering: .relaxed)
+        if gatesQueries {
+            gate.wait()
+            gate.signal()
+        }
+        return try inner.entry(forKey: key)
+    }
     func store(_ data: Data, extendedData: Data?, forKey key: String) throws(CacheError) {
         gate.wait()
         gate.signal()
