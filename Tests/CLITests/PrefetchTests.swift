@@ -43,4 +43,21 @@ import WebImageTestSupport
         #expect(summary?["total"] as? Int == 3 && summary?["finished"] as? Int == 3)
         #expect(summary?["skipped"] as? Int == 1 && summary?["failed"] as? Int == 1)
     }
+
+    @Test("--from - reads the URL list from standard input")
+    func urlsFromStandardInput() async throws {
+        let server = try GetTests.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let urls = [server.http + "/static/badge.png", server.http + "/static/badge.png?second"]
+        let result = try await WebImageProcess.run(
+            ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--json", "--from", "-"],
+            standardInput: urls.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary =
+            try JSONSerialization.jsonObject(with: Data((result.outputLines.first ?? "").utf8)) as? [String: Any]
+        #expect(summary?["total"] as? Int == 2 && summary?["finished"] as? Int == 2)
+        #expect(summary?["skipped"] as? Int == 0 && summary?["failed"] as? Int == 0)
+        #expect(server.requests(matching: "/static/badge.png", atLeast: 2).count == 2)
+    }
 }

@@ -37,8 +37,10 @@ enum WebImageProcess {
     ///     variables are removed from the inherited environment unless given here, so only the
     ///     folders and lists a test names apply.
     ///   - executable: the `webimage` to run; default the built one (``BuildProducts/executable``).
+    ///   - standardInput: what the tool reads on standard input; default nothing (nil: the test's own).
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], executable: URL? = nil
+        _ arguments: [String], environment: [String: String] = [:], executable: URL? = nil,
+        standardInput: String? = nil
     ) async throws -> CommandResult {
         let outputFolder = try TemporaryDirectory()
         let outputURL = outputFolder.url.appendingPathComponent("stdout")
@@ -61,6 +63,11 @@ enum WebImageProcess {
         process.environment = inherited.merging(environment) { $1 }
         process.standardOutput = outputHandle
         process.standardError = errorHandle
+        if let standardInput {
+            let inputURL = outputFolder.url.appendingPathComponent("stdin")
+            try Data(standardInput.utf8).write(to: inputURL)
+            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
             do {
