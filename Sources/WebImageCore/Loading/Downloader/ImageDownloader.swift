@@ -10,7 +10,7 @@ public final class ImageDownloader: Sendable {
     public let configuration: ImageDownloaderConfiguration
     /// The loaders, asked in order for the first that serves a URL's scheme.
     public let loaders: [any ImageLoader]
-    let state: Mutex<State>
+    let state: TrackedMutex<State>
 
     struct State {
         var queue: [DownloadOperation] = []
@@ -27,7 +27,7 @@ public final class ImageDownloader: Sendable {
     public init(loaders: [any ImageLoader], configuration: ImageDownloaderConfiguration = .init()) {
         self.loaders = loaders
         self.configuration = configuration
-        self.state = Mutex(State(bucket: configuration.rateLimit.map { TokenBucket(rate: $0) }))
+        self.state = TrackedMutex(State(bucket: configuration.rateLimit.map { TokenBucket(rate: $0) }))
     }
 
     /// Starts (or joins) a download. Handlers run on the loader's thread and must not block.

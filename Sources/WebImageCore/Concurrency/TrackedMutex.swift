@@ -1,0 +1,58 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `Synchronization.Mutex` whose hand-over ThreadSanitizer sees.
+///
+/// On Linux, `Mutex` passes a contended lock from one thread to the next in the kernel (a
+/// priority-inheriting futex, in a library TSan does not instrument), so a TSan build reports
+/// the accesses of two threads inside `withLock` as a race (docs/sanitizers.md has a
+/// reproducer). This type tells TSan about the order itself: `__tsan_acquire` when a
+/// critical section starts and `__tsan_release` when it ends, on an address that is this
+/// lock's own. Outside a TSan build both functions are absent and it costs one test of a
+/// nil function pointer.
+struct TrackedMutex<Value: ~Copyable>: ~Copyable, Sendable {
+    private let mutex: Mutex<Value>
+    /// Its address names the lock to TSan.
+    private let identity = LockIdentity()
+
+    init(_ value: consuming sending Value) {
+        mutex = Mutex(value)
+    }
+
+    /// `Mutex.withLock`, with the critical section made visible to ThreadSanitizer.
+    borrowing func withLock<Result: ~Copyable, E: Error>(
+        _ body: (inout sending Value) throws(E) -> sending Result
+    ) throws(E) -> sending Result {
+        let address = UnsafeRawPointer(Unmanaged.passUnretained(identity).toOpaque())
+        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
+            ThreadSanitizerAnnotations.acquire(address)
+            defer { ThreadSanitizerAnnotations.release(address) }
+            return try body(&value)
+        }
+    }
+}
+
+/// An object whose only use is its address.
+private final class LockIdentity: Sendable {}
+
+/// The TSan runtime's annotation entry points, found at run time: present only when the
+/// process runs with ThreadSanitizer (its executables export them; see `make tsan`).
+enum ThreadSanitizerAnnotations {
+    private typealias Annotation = @convention(c) (UnsafeRawPointer) -> Void
+
+    private static let acquireFunction = lookup("__tsan_acquire")
+    private static let releaseFunction = lookup("__tsan_release")
+
+    /// Tells TSan that what was released on `address` happens before what follows.
+    static func acquire(_ address: UnsafeRawPointer) { acquireFunction?(address) }
+    /// Tells TSan that what came before is released on `address`.
+    static func release(_ address: UnsafeRawPointer) { releaseFunction?(address) }
+
+    private static func lookup(_ name: String) -> Annotation? {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(symbol, to: Annotation.self)
+    }
+}
