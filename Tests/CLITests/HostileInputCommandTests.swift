@@ -114,6 +114,20 @@ struct HostileInputCommandTests {
             animationTooLarge(frames: 1, of: "9999×9999", needing: Self.canvasBytes * 2))
     }
 
+    @Test(
+        "a decode over --max-bytes is refused with the plugin's typed error, for the output and a thumbnail's rows",
+        arguments: Isolation.allCases)
+    func byteLimit(isolation: Isolation) throws {
+        let image = try folder.write("small.png", try Fixture.bytes("png/rgba8.png"))
+        let limit = ["--max-bytes", "100"]
+        try expectFailure(
+            isolation, ["convert", image, folder.file("out.png")] + limit,
+            "image too large: decoding the output needs 364 bytes, over the limit of 100 bytes")
+        try expectFailure(
+            isolation, ["convert", image, folder.file("thumb.png"), "--thumbnail", "4x4"] + limit,
+            "image too large: decoding a row-streamed thumbnail needs 1113 bytes, over the limit of 100 bytes")
+    }
+
     @Test("the frame loop stops at the decode timeout with a typed error", arguments: Isolation.allCases)
     func frameLoopDeadline(isolation: Isolation) throws {
         let animation = try folder.write("long.gif", HostileImages.gif(width: 2000, height: 2000, frames: 100))
