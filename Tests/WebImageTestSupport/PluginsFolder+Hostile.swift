@@ -19,12 +19,13 @@ public struct HostileBehaviour: Sendable {
     public static let chatty = HostileBehaviour(flags: ["-DHOSTILE_CHATTY"])
 
     /// Where the plugin misbehaves: the entry function always; probe and decode on input
-    /// starting `HOSTX`; encode on an image 3 pixels wide.
+    /// starting `HOSTX`; encode and `animation_encoder_add` on an image 3 pixels wide.
     public enum Place: String, Sendable {
         case entry = "ENTRY"
         case probe = "PROBE"
         case decode = "DECODE"
         case encode = "ENCODE"
+        case animationAdd = "ANIMATION_ADD"
 
         var flag: String { "-DHOSTILE_IN_\(rawValue)" }
     }

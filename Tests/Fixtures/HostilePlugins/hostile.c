@@ -6,6 +6,7 @@
  *   HOSTILE_IN_ENTRY / HOSTILE_IN_PROBE / HOSTILE_IN_DECODE / HOSTILE_IN_ENCODE
  *                            where it misbehaves: the entry function always; probe and decode
  *                            on input starting "HOSTX"; encode on an image 3 pixels wide
+ *   HOSTILE_IN_ANIMATION_ADD animation_encoder_add on a frame 3 pixels wide
  *   HOSTILE_ABORT            misbehave with abort() (SIGABRT) instead of a write through NULL (SIGSEGV)
  *   HOSTILE_HANG             misbehave by sleeping forever instead of crashing
  *   HOSTILE_CHATTY           write two lines to standard error in every decode (as libdav1d or
@@ -14,7 +15,8 @@
  * Otherwise it is a working coder of the format "hostile" (image/x-hostile, magic "HOST"):
  * decoding gives a 2×1 RGBA8 image whose first pixel is (n, 0, 0, 255), n being the number of
  * decodes this process has run (1 for the first), so a test sees when a new worker process
- * serves it; encoding writes "HOST" followed by the first pixel's four bytes.
+ * serves it; encoding writes "HOST" followed by the first pixel's four bytes. Its frame-by-frame
+ * animation encoder writes "HOSTANIM", then the first pixel's four bytes of each frame added.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -35,7 +37,8 @@
 static const webimage_host *hostile_host;
 static int hostile_decodes;
 
-#if defined(HOSTILE_IN_ENTRY) || defined(HOSTILE_IN_PROBE) || defined(HOSTILE_IN_DECODE) || defined(HOSTILE_IN_ENCODE)
+#if defined(HOSTILE_IN_ENTRY) || defined(HOSTILE_IN_PROBE) || defined(HOSTILE_IN_DECODE) || \
+    defined(HOSTILE_IN_ENCODE) || defined(HOSTILE_IN_ANIMATION_ADD)
 #if !defined(HOSTILE_HANG) && !defined(HOSTILE_ABORT)
 /* Read through a volatile pointer so the compiler cannot turn the fault into a trap. */
 static int *volatile hostile_nowhere;
@@ -122,6 +125,67 @@ static webimage_status hostile_encode(const webimage_image_view *view, const web
     return WEBIMAGE_STATUS_OK;
 }
 
+/* The frame-by-frame animation encoder's state: the first pixel of each frame added so far. */
+struct webimage_animation_encoder {
+    uint32_t width;
+    uint32_t frame_count;
+    uint32_t added;
+    uint8_t *first_pixels;
+};
+
+static webimage_status hostile_animation_encoder_create(uint32_t width, uint32_t height, uint32_t frame_count,
+                                                        const webimage_encode_options *options,
+                                                        webimage_animation_encoder **encoder, webimage_error *error) {
+    (void)height;
+    (void)options;
+    webimage_animation_encoder *created = calloc(1, sizeof(*created));
+    uint8_t *first_pixels = calloc(frame_count, 4);
+    if (created == NULL || first_pixels == NULL) {
+        free(created);
+        free(first_pixels);
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "allocation failed");
+    }
+    created->width = width;
+    created->frame_count = frame_count;
+    created->first_pixels = first_pixels;
+    *encoder = created;
+    return WEBIMAGE_STATUS_OK;
+}
+
+static webimage_status hostile_animation_encoder_add(webimage_animation_encoder *encoder,
+                                                     const webimage_frame_view *frame, webimage_error *error) {
+#ifdef HOSTILE_IN_ANIMATION_ADD
+    if (frame->image.width == 3) misbehave();
+#endif
+    if (frame->image.pixel_format != WEBIMAGE_PIXEL_RGBA8)
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "RGBA8 only");
+    if (frame->image.width != encoder->width || encoder->added == encoder->frame_count)
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "unexpected frame");
+    memcpy(encoder->first_pixels + 4 * encoder->added, frame->image.pixels, 4);
+    encoder->added += 1;
+    return WEBIMAGE_STATUS_OK;
+}
+
+static webimage_status hostile_animation_encoder_finish(webimage_animation_encoder *encoder, webimage_buffer *output,
+                                                        webimage_error *error) {
+    if (encoder->added != encoder->frame_count)
+        return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "fewer frames than announced");
+    size_t size = 8 + 4 * (size_t)encoder->added;
+    uint8_t *bytes = hostile_host->allocate(hostile_host->context, size, 16);
+    if (bytes == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "allocation failed");
+    memcpy(bytes, "HOSTANIM", 8);
+    memcpy(bytes + 8, encoder->first_pixels, 4 * (size_t)encoder->added);
+    output->bytes = bytes;
+    output->size = size;
+    return WEBIMAGE_STATUS_OK;
+}
+
+static void hostile_animation_encoder_destroy(webimage_animation_encoder *encoder) {
+    if (encoder == NULL) return;
+    free(encoder->first_pixels);
+    free(encoder);
+}
+
 static const webimage_format hostile_formats[] = {
     {.name = "hostile", .mime_type = "image/x-hostile", .capabilities = WEBIMAGE_CAN_DECODE | WEBIMAGE_CAN_ENCODE},
 };
@@ -135,6 +199,10 @@ static const webimage_coder hostile_coder = {
     .probe = hostile_probe,
     .decode = hostile_decode,
     .encode = hostile_encode,
+    .animation_encoder_create = hostile_animation_encoder_create,
+    .animation_encoder_add = hostile_animation_encoder_add,
+    .animation_encoder_finish = hostile_animation_encoder_finish,
+    .animation_encoder_destroy = hostile_animation_encoder_destroy,
 };
 
 static const webimage_plugin_descriptor hostile_descriptor = {

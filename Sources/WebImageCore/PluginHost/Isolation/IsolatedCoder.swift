@@ -12,7 +12,7 @@ import CWebImagePlugin
 public final class IsolatedCoder: ProgressiveImageCoder, AnimatedImageCoder, Sendable {
     let plugin: IsolatedPlugin
     public let formats: [ImageFormat]
-    private let opened: WorkerOpenReply
+    let opened: WorkerOpenReply
 
     public var pluginName: String { plugin.name }
 
@@ -198,17 +198,23 @@ public final class IsolatedCoder: ProgressiveImageCoder, AnimatedImageCoder, Sen
         let operation = animated ? "encode animation" : "encode"
         let options = webimage_encode_options(request, formats: formats)
         return try plugin.request(operation, frame, payload: Self.bytes(of: options), sharing: [block]) {
-            reply, claim in
-            try Self.check(reply, operation: operation)
-            guard reply.frame.count > 0 else {
-                throw ImageCodingError(.internalError, "plugin '\(pluginName)' returned no bytes from \(operation)")
-            }
-            let output = try claim.block(reply.frame.block, offset: reply.frame.offset, count: reply.frame.count)
-            let pool = plugin.pool
-            return EncodedImageData(
-                taking: output.base + Int(reply.frame.offset), count: Int(reply.frame.count),
-                deallocate: { _ in pool.give(output) })
+            reply, claim in try encodedBytes(reply, claim, operation: operation)
         }
+    }
+
+    /// Turns an encode reply into ``EncodedImageData`` over the shared block the plugin wrote.
+    func encodedBytes(_ reply: WorkerChannel.Message, _ claim: IsolatedPlugin.Claim, operation: String) throws
+        -> EncodedImageData
+    {
+        try Self.check(reply, operation: operation)
+        guard reply.frame.count > 0 else {
+            throw ImageCodingError(.internalError, "plugin '\(pluginName)' returned no bytes from \(operation)")
+        }
+        let output = try claim.block(reply.frame.block, offset: reply.frame.offset, count: reply.frame.count)
+        let pool = plugin.pool
+        return EncodedImageData(
+            taking: output.base + Int(reply.frame.offset), count: Int(reply.frame.count),
+            deallocate: { _ in pool.give(output) })
     }
 }
 

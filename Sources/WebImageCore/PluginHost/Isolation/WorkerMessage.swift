@@ -45,6 +45,16 @@ enum WorkerOperation: UInt32, Sendable {
     /// The answer to `allocate`: `block` of `count` bytes; its descriptor is attached the first
     /// time this worker sees the block.
     case allocation
+    /// `animation_encoder_create` for `count` frames of `index` (width in the low 32 bits,
+    /// height in the high 32 bits) pixels; payload: `webimage_encode_options`. Reply `handle`.
+    case animationEncoderCreate
+    /// `animation_encoder_add` to `handle` of the frame described by the ``WorkerImageView`` at
+    /// `offset` of `block` (its pixels in the same block, rows packed).
+    case animationEncoderAdd
+    /// `animation_encoder_finish` of `handle`; reply as `encode`.
+    case animationEncoderFinish
+    /// `animation_encoder_destroy` of `handle`.
+    case animationEncoderDestroy
 
     // Worker to host.
     /// The plugin called the host allocator for `count` bytes aligned to `index`.
@@ -113,6 +123,8 @@ struct WorkerOpenReply: Codable, Sendable {
     var canEncodeAnimation = false
     var incremental = false
     var animation = false
+    /// The table has the `animation_encoder_*` functions (frame-by-frame animation encoding).
+    var animationEncoder = false
 }
 
 /// One end of the worker socket (a `SOCK_SEQPACKET` pair: one message per send, never split).

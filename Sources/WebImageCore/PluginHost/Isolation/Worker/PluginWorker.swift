@@ -120,6 +120,7 @@ final class WorkerServer {
                 reply.canEncodeAnimation = coder.table.encode_animation != nil
                 reply.incremental = coder.table.incremental_create != nil
                 reply.animation = coder.table.animation_open != nil
+                reply.animationEncoder = coder.table.animation_encoder_create != nil
             } else if !request.scanOnly {
                 reply.fault = .init(
                     reason: PluginFault.Reason.descriptorMismatch.rawValue, file: request.libraryPath,
@@ -205,6 +206,32 @@ final class WorkerServer {
             status = describe(image, status: status, into: &reply, payload: &payload)
         case .animationClose:
             if let close = table.animation_close, let state = states.removeValue(forKey: frame.handle) { close(state) }
+        case .animationEncoderCreate:
+            guard let create = table.animation_encoder_create else { return try unsupported() }
+            var options = message.value(webimage_encode_options.self)
+            var created: OpaquePointer?
+            let width = UInt32(truncatingIfNeeded: frame.index)
+            let height = UInt32(truncatingIfNeeded: frame.index >> 32)
+            status = error.withError { create(width, height, UInt32(clamping: frame.count), &options, &created, $0) }
+            if status == WEBIMAGE_STATUS_OK {
+                guard let created else { return try fail(WEBIMAGE_STATUS_INTERNAL_ERROR, "the plugin made no encoder") }
+                reply.handle = store(created)
+            }
+        case .animationEncoderAdd:
+            guard let add = table.animation_encoder_add, let state = state() else { return try unsupported() }
+            guard var view = frameView(frame) else {
+                return try fail(WEBIMAGE_STATUS_INVALID_ARGUMENT, "the frame is not in a known block")
+            }
+            status = error.withError { add(state, &view, $0) }
+        case .animationEncoderFinish:
+            guard let finish = table.animation_encoder_finish, let state = state() else { return try unsupported() }
+            var output = webimage_buffer(bytes: nil, size: 0)
+            status = error.withError { finish(state, &output, $0) }
+            status = describe(output, status: status, into: &reply)
+        case .animationEncoderDestroy:
+            if let destroy = table.animation_encoder_destroy, let state = states.removeValue(forKey: frame.handle) {
+                destroy(state)
+            }
         default:
             return try fail(WEBIMAGE_STATUS_INVALID_ARGUMENT, "unexpected request \(frame.operation)")
         }
@@ -269,6 +296,14 @@ final class WorkerServer {
             guard let encodeAnimation = table.encode_animation else { return WEBIMAGE_STATUS_UNSUPPORTED_OPERATION }
             status = error.withError { encodeAnimation(&views, UInt32(count), &options, &output, $0) }
         }
+        return describe(output, status: status, into: &reply)
+    }
+
+    /// Fills an encode reply from the plugin's output: the block, offset and size of its
+    /// bytes. Returns the status to send.
+    private func describe(_ output: webimage_buffer, status: webimage_status, into reply: inout WorkerFrame)
+        -> webimage_status
+    {
         guard status == WEBIMAGE_STATUS_OK else {
             if let bytes = output.bytes { memory.deallocate(bytes) }
             return status
@@ -280,6 +315,23 @@ final class WorkerServer {
         reply.offset = location.offset
         reply.count = UInt64(output.size)
         return status
+    }
+
+    /// The frame that the ``WorkerImageView`` at `offset` of `block` describes, or nil when the
+    /// view or its pixels lie outside the blocks the host shared.
+    private func frameView(_ frame: WorkerFrame) -> webimage_frame_view? {
+        guard
+            let raw = memory.bytes(
+                frame.block, offset: frame.offset, count: UInt64(MemoryLayout<WorkerImageView>.size))
+        else { return nil }
+        let view = raw.loadUnaligned(as: WorkerImageView.self)
+        let (bytes, overflow) = view.stride.multipliedReportingOverflow(by: UInt64(view.height))
+        guard !overflow, let pixels = memory.bytes(view.block, offset: view.offset, count: bytes) else { return nil }
+        return webimage_frame_view(
+            image: webimage_image_view(
+                width: view.width, height: view.height, pixel_format: view.pixelFormat, reserved: 0,
+                stride: Int(view.stride), pixels: UnsafeRawPointer(pixels)),
+            duration_ms: view.durationMilliseconds, reserved: 0)
     }
 
     private func store(_ state: OpaquePointer) -> UInt64 {
