@@ -120,26 +120,37 @@ struct ImageManagerCoalescingTests {
         #expect(await leader.wait(for: 1).first?.errorKind == .cancelled)
     }
 
+    /// Waits (at most 120 s, a bound for a loaded machine) until `manager`'s downloader holds
+    /// `count` downloads, running or queued.
+    func waitForDownloads(_ count: Int, in manager: ImageManager) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while manager.downloader.activeCount < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(manager.downloader.activeCount == count)
+    }
+
+    /// One download slot, held by a slow transfer that is cancelled only once the requests
+    /// under test are queued: the order nginx sees is then the queue's alone.
     @Test("the download runs at the highest priority of its requests and follows a change")
     func priorityFollowsSubscribers() async throws {
         var downloader = ImageDownloaderConfiguration()
         downloader.maxConcurrentDownloads = 1
         let harness = try ManagerHarness(downloader: downloader)
-        // One slow download holds the only slot; then a low and a normal request queue.
-        let blocker = Recorder()
-        harness.manager.load(harness.slowURL("progressive.jpg"), completed: blocker.completed)
-        try await Task.sleep(for: .milliseconds(200))
+        let blocker = harness.manager.load(harness.slowURL("large.bin")) { _ in }
+        try await waitForDownloads(1, in: harness.manager)
         let low = Recorder()
         let normal = Recorder()
         let lowOperation = harness.manager.load(
             harness.url("icon.png"), options: .lowPriority, completed: low.completed)
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitForDownloads(2, in: harness.manager)
         harness.manager.load(harness.url("wide.png"), completed: normal.completed)
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitForDownloads(3, in: harness.manager)
         // A second request for the low one at high priority raises the shared download.
         let high = Recorder()
         harness.manager.load(harness.url("icon.png"), options: .highPriority, completed: high.completed)
-        _ = await blocker.wait(for: 1)
+        try await Task.sleep(for: .milliseconds(100))
+        blocker.cancel()
         _ = await normal.wait(for: 1)
         _ = await low.wait(for: 1)
         let order = harness.requests("/static/", atLeast: 2).map { $0.split(separator: "|")[0] }
@@ -148,16 +159,16 @@ struct ImageManagerCoalescingTests {
 
         // Raising an operation's own priority works the same way.
         let other = try harness.makeManager(downloader: downloader)
-        let blocker2 = Recorder()
-        other.load(harness.slowURL("progressive.jpg"), completed: blocker2.completed)
-        try await Task.sleep(for: .milliseconds(200))
+        let blocker2 = other.load(harness.slowURL("large.bin")) { _ in }
+        try await waitForDownloads(1, in: other)
         let lowAgain = Recorder()
         let normalAgain = Recorder()
         let raised = other.load(harness.url("other.jpg"), options: .lowPriority, completed: lowAgain.completed)
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitForDownloads(2, in: other)
         other.load(harness.url("anim.gif"), completed: normalAgain.completed)
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitForDownloads(3, in: other)
         raised.priority = .high
+        blocker2.cancel()
         _ = await normalAgain.wait(for: 1)
         _ = await lowAgain.wait(for: 1)
         let later = harness.requests("/static/", atLeast: 4).map { $0.split(separator: "|")[0] }.suffix(2)
