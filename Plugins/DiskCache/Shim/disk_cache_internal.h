@@ -61,7 +61,7 @@ struct webimage_disk_cache_instance {
 
 typedef struct webimage_disk_cache_instance disk_cache;
 
-extern const webimage_host *disk_cache_host;
+extern const webimage_host *_Atomic disk_cache_host;
 
 /* disk_cache_config.c */
 webimage_status disk_cache_config_parse(const webimage_config *config, disk_cache_config *parsed,

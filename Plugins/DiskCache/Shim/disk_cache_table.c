@@ -11,7 +11,9 @@
 
 #include "disk_cache_internal.h"
 
-const webimage_host *disk_cache_host;
+/* Set by disk_cache_table, which the host may call from several threads (always with the same
+   host): an atomic pointer, so those calls and the readers do not race. */
+const webimage_host *_Atomic disk_cache_host;
 
 /** mkdir -p */
 static webimage_status make_directories(const char *path, webimage_error *error) {

@@ -35,7 +35,7 @@ struct webimage_disk_cache_instance {
 
 typedef struct webimage_disk_cache_instance redis_cache;
 
-extern const webimage_host *redis_cache_host;
+extern const webimage_host *_Atomic redis_cache_host;
 
 /* redis_cache_config.c */
 webimage_status redis_cache_config_parse(const webimage_config *config, redis_cache_config *parsed,

@@ -11,7 +11,9 @@
 
 #include "redis_cache_internal.h"
 
-const webimage_host *redis_cache_host;
+/* Set by redis_cache_table, which the host may call from several threads (always with the same
+   host): an atomic pointer, so those calls and the readers do not race. */
+const webimage_host *_Atomic redis_cache_host;
 
 enum { frame_header_size = 8 };
 static const char frame_magic[4] = {'W', 'I', 'R', '1'};
