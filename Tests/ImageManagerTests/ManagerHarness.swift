@@ -21,7 +21,10 @@ final class ManagerHarness: Sendable {
     ) throws {
         plugins = try PluginsFolder()
         try plugins.addAllBundled()
-        host = PluginHost(searchPath: PluginSearchPath(directories: [plugins.path]))
+        // The bundled plugins, declared trusted as an install folder is: in-process, as users
+        // run them (crash isolation has its own suites; a worker per harness only adds start-up
+        // time that a loaded machine stretches).
+        host = PluginHost(searchPath: PluginSearchPath(directories: [plugins.path], trustedDirectories: [plugins.path]))
         let coders = host.makeCodersManager()
         images = try TestImages.make(coders: coders)
         nginx = try NginxServer(files: images)

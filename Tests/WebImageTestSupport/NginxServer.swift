@@ -88,9 +88,10 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     /// The requests nginx answered so far, one `uri|accept|if-none-match|status` line each,
-    /// waiting up to 5 seconds (a loaded machine) for the log to catch up with `atLeast` lines.
-    public func requests(matching path: String, atLeast: Int = 0) -> [String] {
-        let deadline = Date().addingTimeInterval(5)
+    /// waiting up to `within` (default 5 seconds, for a loaded machine) for the log to catch up
+    /// with `atLeast` lines.
+    public func requests(matching path: String, atLeast: Int = 0, within: Duration = .seconds(5)) -> [String] {
+        let deadline = Date().addingTimeInterval(Double(within.components.seconds))
         while true {
             let text = (try? String(contentsOfFile: folder.path + "/logs/access.log", encoding: .utf8)) ?? ""
             let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(path) }
