@@ -208,10 +208,7 @@ webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, cons
         status = disk_cache_trim_locked(cache, false, error);
         old_size = existing_size(cache, name, &exists);
     }
-    disk_cache_verified_ticket ticket;
-    struct stat written;
-    bool recordable = fstatat(cache->directory_fd, temporary, &written, AT_SYMLINK_NOFOLLOW) == 0 && !in_xattr;
-    (void)disk_cache_verified_lookup(cache->verified, name, &written, &ticket);
+    disk_cache_verified_ticket ticket = disk_cache_verified_ticket_of(cache->verified, name);
     if (status == WEBIMAGE_STATUS_OK && renameat(cache->directory_fd, temporary, cache->directory_fd, name) != 0)
         status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot rename a cache entry into place in %s: %s",
                                 cache->path, strerror(errno));
@@ -219,7 +216,8 @@ webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, cons
         cache->bytes = cache->bytes - old_size + file_size;
         cache->count = cache->count - (exists ? 1 : 0) + 1;
         /* The rename sets the change time: the identity recorded is the one after it. */
-        if (recordable && fstatat(cache->directory_fd, name, &written, AT_SYMLINK_NOFOLLOW) == 0)
+        struct stat written;
+        if (!in_xattr && fstatat(cache->directory_fd, name, &written, AT_SYMLINK_NOFOLLOW) == 0)
             disk_cache_verified_insert(cache->verified, name, &written, ticket, 1);
     } else {
         unlinkat(cache->directory_fd, temporary, 0);

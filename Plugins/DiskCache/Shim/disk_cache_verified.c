@@ -135,6 +135,15 @@ bool disk_cache_verified_lookup(disk_cache_verified *verified, const char *name,
     return found;
 }
 
+disk_cache_verified_ticket disk_cache_verified_ticket_of(disk_cache_verified *verified, const char *name) {
+    if (!verified) return (disk_cache_verified_ticket){0, 0, 0};
+    pthread_mutex_lock(&verified->mutex);
+    drain_events(verified);
+    disk_cache_verified_ticket ticket = ticket_of(verified, slot_of(verified, name_hash(name)));
+    pthread_mutex_unlock(&verified->mutex);
+    return ticket;
+}
+
 void disk_cache_verified_insert(disk_cache_verified *verified, const char *name, const struct stat *status,
                                 disk_cache_verified_ticket ticket, uint32_t own_renames) {
     if (!verified) return;

@@ -35,6 +35,10 @@ void disk_cache_verified_close(disk_cache_verified *_Nullable verified);
 bool disk_cache_verified_lookup(disk_cache_verified *_Nullable verified, const char *_Nonnull name,
                                 const struct stat *_Nonnull status, disk_cache_verified_ticket *_Nonnull ticket);
 
+/** The ticket of `name` now, for an insert after the caller's own write (no lookup). */
+disk_cache_verified_ticket disk_cache_verified_ticket_of(disk_cache_verified *_Nullable verified,
+                                                         const char *_Nonnull name);
+
 /**
  * Records `name` as `status` describes it as verified, unless an event fell on its slot since
  * `ticket` other than `own_renames` renames into place (1 after the caller's own write, else 0).
