@@ -129,14 +129,7 @@ public final class IsolatedCoder: ProgressiveImageCoder, AnimatedImageCoder, Sen
     {
         try Self.check(reply, operation: operation)
         let image = reply.value(webimage_image.self)
-        guard let format = PixelFormat(rawValue: image.pixel_format), image.width > 0, image.height > 0,
-            image.stride >= Int(image.width) * format.bytesPerPixel
-        else {
-            throw ImageCodingError(
-                .internalError,
-                "plugin '\(pluginName)' returned an invalid image (\(image.width)×\(image.height), format \(image.pixel_format))"
-            )
-        }
+        let format = try PluginImageOutput.pixelFormat(of: image, pluginName: pluginName)
         let (byteCount, overflow) = image.stride.multipliedReportingOverflow(by: Int(image.height))
         guard !overflow else {
             throw ImageCodingError(.internalError, "plugin '\(pluginName)' returned an invalid stride")
@@ -146,18 +139,8 @@ public final class IsolatedCoder: ProgressiveImageCoder, AnimatedImageCoder, Sen
         let buffer = PixelBuffer(
             adopting: block.base + Int(reply.frame.offset), width: Int(image.width), height: Int(image.height),
             bytesPerRow: image.stride, format: format, deallocate: { _ in pool.give(block) })
-        let limit = request.maxPixelCount
-        if limit > 0 && buffer.width * buffer.height > limit {
-            throw ImageCodingError.tooLarge(width: buffer.width, height: buffer.height, limit: limit)
-        }
-        return DecodedImage(
-            pixels: buffer,
-            format: formats.indices.contains(Int(image.format_index))
-                ? formats[Int(image.format_index)].name : formats.first?.name ?? pluginName,
-            orientation: ImageOrientation(exifValue: image.orientation),
-            sourceWidth: image.source_width > 0 ? Int(image.source_width) : buffer.width,
-            sourceHeight: image.source_height > 0 ? Int(image.source_height) : buffer.height,
-            traits: ImageInfo.Traits(rawValue: image.flags))
+        return try PluginImageOutput.decodedImage(
+            image, pixels: buffer, formats: formats, pluginName: pluginName, request: request)
     }
 
     /// Copies the frames into one shared block (their views first, then the pixels, rows packed)

@@ -159,30 +159,18 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
         guard let pixels = image.pixels else {
             throw ImageCodingError(.internalError, "plugin '\(pluginName)' returned no pixels from \(operation)")
         }
-        guard let format = PixelFormat(rawValue: image.pixel_format), image.width > 0, image.height > 0,
-            image.stride >= Int(image.width) * format.bytesPerPixel
-        else {
+        let format: PixelFormat
+        do {
+            format = try PluginImageOutput.pixelFormat(of: image, pluginName: pluginName)
+        } catch {
             HostServices.deallocate(pixels)
-            throw ImageCodingError(
-                .internalError,
-                "plugin '\(pluginName)' returned an invalid image (\(image.width)×\(image.height), format \(image.pixel_format))"
-            )
+            throw error
         }
         let buffer = PixelBuffer(
             adopting: pixels, width: Int(image.width), height: Int(image.height), bytesPerRow: image.stride,
             format: format, deallocate: HostServices.deallocate)
-        let limit = request.maxPixelCount
-        if limit > 0 && buffer.width * buffer.height > limit {
-            throw ImageCodingError.tooLarge(width: buffer.width, height: buffer.height, limit: limit)
-        }
-        return DecodedImage(
-            pixels: buffer,
-            format: formats.indices.contains(Int(image.format_index))
-                ? formats[Int(image.format_index)].name : formats.first?.name ?? pluginName,
-            orientation: ImageOrientation(exifValue: image.orientation),
-            sourceWidth: image.source_width > 0 ? Int(image.source_width) : buffer.width,
-            sourceHeight: image.source_height > 0 ? Int(image.source_height) : buffer.height,
-            traits: ImageInfo.Traits(rawValue: image.flags))
+        return try PluginImageOutput.decodedImage(
+            image, pixels: buffer, formats: formats, pluginName: pluginName, request: request)
     }
 
     /// Runs an encode call and adopts the host-allocated bytes the plugin wrote, without a copy.
