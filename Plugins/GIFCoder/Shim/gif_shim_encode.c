@@ -1,4 +1,5 @@
 /* Encoding RGBA frames as a (possibly animated) GIF with giflib's quantiser. */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,13 @@ int gif_shim_write_to_memory(GifFileType *gif, const GifByteType *data, int leng
  */
 #define TRANSPARENT_INDEX 255
 
+/**
+ * giflib's quantiser sorts colours on an axis it keeps in a process-wide variable, so two
+ * quantisations at once can sort on each other's axis and write a different palette. Every
+ * call goes through this lock; the rest of the encoder runs in parallel.
+ */
+static pthread_mutex_t quantiser_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /** Quantises one RGBA frame into `planes.indices` and `colors`; returns whether it has transparency. */
 static int quantise(const gif_shim_frame *frame, uint32_t width, uint32_t height, gif_shim_planes planes,
                     ColorMapObject *colors, int *failed) {
@@ -32,8 +40,11 @@ static int quantise(const gif_shim_frame *frame, uint32_t width, uint32_t height
     }
     int size = transparent ? 255 : 256;
     memset(colors->Colors, 0, sizeof(GifColorType) * 256);
-    if (GifQuantizeBuffer(width, height, &size, planes.red, planes.green, planes.blue, planes.indices,
-                          colors->Colors) == GIF_ERROR) {
+    pthread_mutex_lock(&quantiser_lock);
+    int quantised =
+        GifQuantizeBuffer(width, height, &size, planes.red, planes.green, planes.blue, planes.indices, colors->Colors);
+    pthread_mutex_unlock(&quantiser_lock);
+    if (quantised == GIF_ERROR) {
         *failed = 1;
         return 0;
     }
