@@ -23,6 +23,24 @@ import WebImageTestSupport
         #expect(hashed == 0)
     }
 
+    /// A thousand entries are all remembered: names that share a set keep their own records, and
+    /// the events on the temporary files of later writes do not forget earlier entries.
+    @Test func aThousandEntriesThisProcessWroteAreAllTrusted() throws {
+        let fixture = try DiskCacheFixture()
+        let keys = (0..<1000).map { "https://example.com/images/\($0).jpg" }
+        for (index, key) in keys.enumerated() {
+            try fixture.cache.store(
+                testBytes(512, seed: UInt8(truncatingIfNeeded: index)), extendedData: nil, forKey: key)
+        }
+        var hashed: [String] = []
+        for (index, key) in keys.enumerated() {
+            let (data, count) = try read(key, fixture.cache)
+            #expect(data == testBytes(512, seed: UInt8(truncatingIfNeeded: index)))
+            if count > 0 { hashed.append(key) }
+        }
+        #expect(hashed == [])
+    }
+
     /// Extended data kept in the file is covered by the same trust.
     @Test func anotherInstancesEntryIsHashedOnceThenTrusted() throws {
         let fixture = try DiskCacheFixture(["xattr": "off"])
@@ -82,11 +100,13 @@ import WebImageTestSupport
 @Suite struct DiskCacheVerifiedRecordTests {
     let directory: TemporaryDirectory
     let record: OpaquePointer
-    var path: String { directory.path + "/entry" }
+    /// An entry file's name (only events on entry names count).
+    let name = DiskCachePlugin.fileName(forKey: "https://example.com/entry.jpg")
+    var path: String { directory.path + "/" + name }
 
     init() throws {
         directory = try TemporaryDirectory()
-        #expect(FileManager.default.createFile(atPath: directory.path + "/entry", contents: Data("abc".utf8)))
+        #expect(FileManager.default.createFile(atPath: directory.path + "/" + name, contents: Data("abc".utf8)))
         record = try #require(disk_cache_verified_open(directory.path))
     }
 
@@ -98,12 +118,12 @@ import WebImageTestSupport
 
     func lookup(_ status: stat, _ ticket: inout disk_cache_verified_ticket) -> Bool {
         var status = status
-        return disk_cache_verified_lookup(record, "entry", &status, &ticket)
+        return disk_cache_verified_lookup(record, name, &status, &ticket)
     }
 
     func insert(_ status: stat, _ ticket: disk_cache_verified_ticket, ownRenames: UInt32 = 0) {
         var status = status
-        disk_cache_verified_insert(record, "entry", &status, ticket, ownRenames)
+        disk_cache_verified_insert(record, name, &status, ticket, ownRenames)
     }
 
     func appendByte() throws {
@@ -148,6 +168,22 @@ import WebImageTestSupport
         try appendByte()
         insert(identity(), ticket, ownRenames: 1)
         #expect(!lookup(identity(), &ticket))
+    }
+
+    /// Temporary files, the index and the lock are not entries: writing them neither forgets a
+    /// file nor stops an insert.
+    @Test func eventsOnNamesThatAreNotEntriesAreNotCounted() throws {
+        defer { disk_cache_verified_close(record) }
+        let status = identity()
+        var ticket = disk_cache_verified_ticket()
+        #expect(!lookup(status, &ticket))
+        for other in [".tmp-1-1", ".index", ".lock", "notes.txt"] {
+            #expect(FileManager.default.createFile(atPath: directory.path + "/" + other, contents: Data("x".utf8)))
+        }
+        insert(status, ticket)
+        #expect(lookup(status, &ticket))
+        #expect(rename(directory.path + "/.tmp-1-1", directory.path + "/.tmp-1-2") == 0)
+        #expect(lookup(status, &ticket))
     }
 
     @Test func aRemovedFolderForgetsItsFiles() throws {

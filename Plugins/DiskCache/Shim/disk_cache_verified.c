@@ -9,14 +9,19 @@
  *   alone miss a change made within the same tick of the kernel's coarse clock (1-4 ms); the
  *   events do not: the kernel queues one before the writing call returns, and every lookup and
  *   insert reads the queue first.
- * A lookup hands out a ticket (the event counts of the name's slot); the insert after a
- * successful hash, or after a write, records the file only when no event fell on the slot since
+ * A lookup hands out a ticket (the event counts of the name's set); the insert after a
+ * successful hash, or after a write, records the file only when no event fell on the set since
  * the ticket other than the writer's own rename into place, so a change made while the bytes
  * were being hashed is never recorded as verified.
  * Entries with extended data in an xattr are always hashed (an xattr change raises no event we
  * watch). Without inotify (no instance left, or no watch) nothing is recorded and every read
- * hashes. Memory: DISK_CACHE_VERIFIED_SLOTS slots of 72 bytes (288 KB per open cache),
- * direct-mapped by the file name's hash, a newer file replacing an older one in its slot.
+ * hashes. Memory: DISK_CACHE_VERIFIED_SETS sets of DISK_CACHE_VERIFIED_WAYS records of 24 bytes
+ * (8,192 files, 200 KB per open cache), chosen by the file name's hash; a new file takes an
+ * empty record of its set or the one used longest ago. A record keeps a 64-bit hash of the
+ * identity, not the identity itself. Events on names that are not entries (temporary files, the
+ * index, the lock) are not counted: they cannot change an entry file. The event counts behind tickets are kept
+ * per set, so an event on another name of the set only makes an insert give up (the file is hashed
+ * again on its next read); it never makes a record count for a changed file.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,31 +34,37 @@
 
 #include "disk_cache_internal.h"
 
-enum { DISK_CACHE_VERIFIED_SLOTS = 4096 };
+enum { DISK_CACHE_VERIFIED_SETS = 2048, DISK_CACHE_VERIFIED_WAYS = 4 };
 
-/** What a slot records of one verified file, and the events that fell on it. */
-typedef struct verified_slot {
-    /** The file name's hash (never 0), or 0 for an empty slot. */
+/** One verified file. */
+typedef struct verified_record {
+    /** The file name's hash (never 0), or 0 for an empty record. */
     uint64_t name_hash;
-    dev_t device;
-    ino_t inode;
-    off_t size;
-    struct timespec modified;
-    struct timespec changed;
-    /** Events on names of this slot: renames into place, and every other kind. */
+    /** The hash of the file's identity (`identity_hash`). */
+    uint64_t identity_hash;
+    /** The lookup count when the record was last found or written (the least recent is replaced). */
+    uint64_t last_used;
+} verified_record;
+
+/** The records of the names whose hash falls on this set, and the events that fell on those names. */
+typedef struct verified_set {
+    verified_record records[DISK_CACHE_VERIFIED_WAYS];
+    /** Events on names of this set: renames into place, and every other kind. */
     uint32_t moves_in;
     uint32_t other_events;
-} verified_slot;
+} verified_set;
 
 struct disk_cache_verified {
     pthread_mutex_t mutex;
     /** Non-blocking inotify instance watching the namespace folder. */
     int inotify_fd;
-    /** Raised when the event queue overflowed (every slot is forgotten). */
+    /** Raised when the event queue overflowed (every record is forgotten). */
     uint32_t epoch;
     /** False once the folder itself was removed or moved: nothing is recorded any more. */
     bool watching;
-    verified_slot slots[DISK_CACHE_VERIFIED_SLOTS];
+    /** Counts lookups and inserts, for choosing the record to replace. */
+    uint64_t clock;
+    verified_set sets[DISK_CACHE_VERIFIED_SETS];
 };
 
 /** The events after which a name's recorded identity no longer counts. */
@@ -62,18 +73,48 @@ static const uint32_t watched_events =
 
 static uint64_t name_hash(const char *name) { return XXH3_64bits(name, strlen(name)) | 1; }
 
-static verified_slot *slot_of(disk_cache_verified *verified, uint64_t hash) {
-    return &verified->slots[hash & (DISK_CACHE_VERIFIED_SLOTS - 1)];
+static verified_set *set_of(disk_cache_verified *verified, uint64_t hash) {
+    return &verified->sets[(hash >> 1) & (DISK_CACHE_VERIFIED_SETS - 1)];
 }
 
-static bool same_time(struct timespec a, struct timespec b) { return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec; }
-
-static bool same_file(const verified_slot *slot, const struct stat *status) {
-    return slot->device == status->st_dev && slot->inode == status->st_ino && slot->size == status->st_size &&
-           same_time(slot->modified, status->st_mtim) && same_time(slot->changed, status->st_ctim);
+/** The record of the name with `hash` in its set, or NULL. */
+static verified_record *record_of(verified_set *set, uint64_t hash) {
+    for (size_t way = 0; way < DISK_CACHE_VERIFIED_WAYS; way++) {
+        if (set->records[way].name_hash == hash) return &set->records[way];
+    }
+    return NULL;
 }
 
-/** Reads every queued event: a slot a name falls on forgets its file and counts the event. With the mutex held. */
+/** The record to write the name with `hash` into: its own, else an empty one, else the least recently used. */
+static verified_record *record_for(verified_set *set, uint64_t hash) {
+    verified_record *own = record_of(set, hash);
+    if (own) return own;
+    verified_record *chosen = &set->records[0];
+    for (size_t way = 0; way < DISK_CACHE_VERIFIED_WAYS; way++) {
+        verified_record *record = &set->records[way];
+        if (record->name_hash == 0) return record;
+        if (record->last_used < chosen->last_used) chosen = record;
+    }
+    return chosen;
+}
+
+static void forget_all(disk_cache_verified *verified) {
+    for (size_t index = 0; index < DISK_CACHE_VERIFIED_SETS; index++) {
+        for (size_t way = 0; way < DISK_CACHE_VERIFIED_WAYS; way++) verified->sets[index].records[way].name_hash = 0;
+    }
+}
+
+/** A hash of the device, inode, size, modification and change times of `status`. */
+static uint64_t identity_hash(const struct stat *status) {
+    const uint64_t identity[7] = {
+        (uint64_t)status->st_dev,          (uint64_t)status->st_ino,          (uint64_t)status->st_size,
+        (uint64_t)status->st_mtim.tv_sec,  (uint64_t)status->st_mtim.tv_nsec, (uint64_t)status->st_ctim.tv_sec,
+        (uint64_t)status->st_ctim.tv_nsec,
+    };
+    return XXH3_64bits(identity, sizeof(identity));
+}
+
+/** Reads every queued event: the name's record is forgotten and its set counts the event. With the mutex held. */
 static void drain_events(disk_cache_verified *verified) {
     _Alignas(struct inotify_event) char buffer[sizeof(struct inotify_event) + NAME_MAX + 1];
     for (;;) {
@@ -84,21 +125,23 @@ static void drain_events(disk_cache_verified *verified) {
             offset += (ssize_t)(sizeof(*event) + event->len);
             if (event->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) verified->watching = false;
             if (event->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) {
-                for (size_t index = 0; index < DISK_CACHE_VERIFIED_SLOTS; index++) verified->slots[index].name_hash = 0;
+                forget_all(verified);
                 verified->epoch++;
                 continue;
             }
-            if (event->len == 0) continue;
-            verified_slot *slot = slot_of(verified, name_hash(event->name));
-            slot->name_hash = 0;
-            if (event->mask & IN_MOVED_TO) slot->moves_in++;
-            else slot->other_events++;
+            if (event->len == 0 || !disk_cache_is_entry_name(event->name)) continue;
+            uint64_t hash = name_hash(event->name);
+            verified_set *set = set_of(verified, hash);
+            verified_record *record = record_of(set, hash);
+            if (record) record->name_hash = 0;
+            if (event->mask & IN_MOVED_TO) set->moves_in++;
+            else set->other_events++;
         }
     }
 }
 
-static disk_cache_verified_ticket ticket_of(const disk_cache_verified *verified, const verified_slot *slot) {
-    return (disk_cache_verified_ticket){verified->epoch, slot->moves_in, slot->other_events};
+static disk_cache_verified_ticket ticket_of(const disk_cache_verified *verified, const verified_set *set) {
+    return (disk_cache_verified_ticket){verified->epoch, set->moves_in, set->other_events};
 }
 
 disk_cache_verified *disk_cache_verified_open(const char *path) {
@@ -128,9 +171,11 @@ bool disk_cache_verified_lookup(disk_cache_verified *verified, const char *name,
     uint64_t hash = name_hash(name);
     pthread_mutex_lock(&verified->mutex);
     drain_events(verified);
-    const verified_slot *slot = slot_of(verified, hash);
-    bool found = verified->watching && slot->name_hash == hash && same_file(slot, status);
-    *ticket = ticket_of(verified, slot);
+    verified_set *set = set_of(verified, hash);
+    verified_record *record = record_of(set, hash);
+    bool found = verified->watching && record && record->identity_hash == identity_hash(status);
+    if (found) record->last_used = ++verified->clock;
+    *ticket = ticket_of(verified, set);
     pthread_mutex_unlock(&verified->mutex);
     return found;
 }
@@ -139,7 +184,7 @@ disk_cache_verified_ticket disk_cache_verified_ticket_of(disk_cache_verified *ve
     if (!verified) return (disk_cache_verified_ticket){0, 0, 0};
     pthread_mutex_lock(&verified->mutex);
     drain_events(verified);
-    disk_cache_verified_ticket ticket = ticket_of(verified, slot_of(verified, name_hash(name)));
+    disk_cache_verified_ticket ticket = ticket_of(verified, set_of(verified, name_hash(name)));
     pthread_mutex_unlock(&verified->mutex);
     return ticket;
 }
@@ -150,16 +195,12 @@ void disk_cache_verified_insert(disk_cache_verified *verified, const char *name,
     uint64_t hash = name_hash(name);
     pthread_mutex_lock(&verified->mutex);
     drain_events(verified);
-    verified_slot *slot = slot_of(verified, hash);
-    disk_cache_verified_ticket now = ticket_of(verified, slot);
+    verified_set *set = set_of(verified, hash);
+    disk_cache_verified_ticket now = ticket_of(verified, set);
     if (verified->watching && now.epoch == ticket.epoch && now.other_events == ticket.other_events &&
         now.moves_in == ticket.moves_in + own_renames) {
-        slot->name_hash = hash;
-        slot->device = status->st_dev;
-        slot->inode = status->st_ino;
-        slot->size = status->st_size;
-        slot->modified = status->st_mtim;
-        slot->changed = status->st_ctim;
+        verified_record *record = record_for(set, hash);
+        *record = (verified_record){hash, identity_hash(status), ++verified->clock};
     }
     pthread_mutex_unlock(&verified->mutex);
 }

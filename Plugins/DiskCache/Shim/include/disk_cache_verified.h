@@ -17,7 +17,7 @@ extern "C" {
 /** The verified files of one folder; see disk_cache_verified.c. */
 typedef struct disk_cache_verified disk_cache_verified;
 
-/** The events counted on a name's slot when it was looked up, compared at insert. */
+/** The events counted on a name's set when it was looked up, compared at insert. */
 typedef struct disk_cache_verified_ticket {
     uint32_t epoch;
     uint32_t moves_in;
@@ -40,7 +40,7 @@ disk_cache_verified_ticket disk_cache_verified_ticket_of(disk_cache_verified *_N
                                                          const char *_Nonnull name);
 
 /**
- * Records `name` as `status` describes it as verified, unless an event fell on its slot since
+ * Records `name` as `status` describes it as verified, unless an event fell on its set since
  * `ticket` other than `own_renames` renames into place (1 after the caller's own write, else 0).
  */
 void disk_cache_verified_insert(disk_cache_verified *_Nullable verified, const char *_Nonnull name,
