@@ -132,8 +132,8 @@ import WebImageTestSupport
             disabled.message
                 == "plugin 'crash_decode' is disabled: its worker failed 3 times (last: plugin 'crash_decode' crashed in decode (SIGSEGV))"
         )
-        // The manager skips the disabled coder: nothing else decodes its format.
-        #expect(try codingError { _ = try manager.decode(Self.valid) }.kind == .unsupportedFormat)
+        // The manager skips the disabled coder, and says so: nothing else decodes its format.
+        #expect(try codingError { _ = try manager.decode(Self.valid) }.kind == .pluginDisabled)
         try expectPNGStillDecodes(manager)
     }
 
@@ -141,7 +141,12 @@ import WebImageTestSupport
     func crashInEntry() throws {
         let host = host(try folder("crash_entry", .segfault(in: .entry)))
         let manager = host.makeCodersManager()
-        #expect(try codingError { _ = try manager.decode(Self.valid) }.kind == .unsupportedFormat)
+        let error = try codingError { _ = try manager.decode(Self.valid) }
+        #expect(error.kind == .pluginUnavailable)
+        #expect(
+            error.message.hasPrefix(
+                "coder 'crash_entry' could not be used for this data (4 bytes starting 48 4f 53 54): "))
+        #expect(error.message.hasSuffix("plugin 'crash_entry' crashed in its entry function (SIGSEGV)"))
         try expectPNGStillDecodes(manager)
         let fault = try #require(host.faults.first)
         #expect(fault.reason == .entryCrashed)
@@ -213,7 +218,10 @@ import WebImageTestSupport
         let folder = try folder("chatty", .chatty)
         let host = host(folder, isolation: PluginIsolation(policy: .all, workerExecutable: "/nonexistent/worker"))
         let manager = host.makeCodersManager()
-        #expect(try codingError { _ = try manager.decode(Self.valid) }.kind == .unsupportedFormat)
+        let error = try codingError { _ = try manager.decode(Self.valid) }
+        #expect(error.kind == .pluginUnavailable)
+        #expect(
+            error.message.contains("coder 'chatty' could not be used") && error.message.contains("/nonexistent/worker"))
         let fault = try #require(host.openFault(of: "chatty"))
         #expect(fault.reason == .loadFailed)
         #expect(fault.detail.contains("/nonexistent/worker"), "\(fault.detail)")

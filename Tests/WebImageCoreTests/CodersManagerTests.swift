@@ -22,6 +22,19 @@ struct StubCoder: ImageCoder {
     }
 }
 
+/// A coder that cannot answer: its `answerCanDecode` throws `error`, as an isolated plugin's
+/// coder does when its worker cannot start or crashes.
+struct UnanswerableCoder: ImageCoder {
+    let name: String
+    let error: any Error & Sendable
+    var formats: [ImageFormat] { [ImageFormat(name: name, mimeType: "image/\(name)", capabilities: [.decode])] }
+    func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool { false }
+    func answerCanDecode(_ bytes: UnsafeRawBufferPointer) throws -> Bool { throw error }
+    func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo { throw error }
+    func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage { throw error }
+    func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData { throw error }
+}
+
 @Suite struct CodersManagerTests {
     let jpegLike: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
 
@@ -62,6 +75,57 @@ struct StubCoder: ImageCoder {
         #expect(error.message == "no coder recognises this data (3 bytes starting 00 01 02)")
         let empty = try #require(throws: ImageCodingError.self) { try manager.decode([]) }
         #expect(empty.message == "no coder recognises this data (0 bytes)")
+    }
+
+    /// A coder whose signature matches but which cannot answer is named, with its own kind.
+    @Test func aMatchingCoderThatCannotAnswerIsNamed() throws {
+        let signature = [MagicSignature(pattern: "ffd8ff")!]
+        let manager = CodersManager()
+        manager.register(
+            UnanswerableCoder(
+                name: "jpeg", error: ImageCodingError(.pluginCrashed, "plugin 'jpeg' crashed in can_decode (SIGSEGV)")),
+            signatures: signature)
+        manager.register(StubCoder(name: "never", accepts: false))
+        let error = try #require(throws: ImageCodingError.self) { try manager.decode(jpegLike) }
+        #expect(error.kind == .pluginCrashed)
+        #expect(
+            error.message
+                == "coder 'jpeg' could not be used for this data (7 bytes starting ff d8 ff e0 01 02 03): plugin 'jpeg' crashed in can_decode (SIGSEGV)"
+        )
+    }
+
+    /// A plugin that cannot be opened (here: its resolution throws a fault) is not a fault of the bytes.
+    @Test func aMatchingCoderThatCannotBeOpenedIsUnavailable() throws {
+        let manager = CodersManager()
+        manager.register(
+            name: "jpeg", priority: 0, formats: [("jpeg", ["jpg"])], signatures: [MagicSignature(pattern: "ffd8ff")!],
+            resolve: {
+                throw PluginFault(
+                    .loadFailed, file: "/plugins/libjpeg.so", plugin: "jpeg", detail: "worker did not start")
+            }
+        )
+        manager.register(UnanswerableCoder(name: "other", error: ImageCodingError(.timedOut, "no answer")))
+        let error = try #require(throws: ImageCodingError.self) { try manager.decode(jpegLike) }
+        #expect(error.kind == .pluginUnavailable)
+        let fault = PluginFault(
+            .loadFailed, file: "/plugins/libjpeg.so", plugin: "jpeg", detail: "worker did not start")
+        #expect(
+            error.message
+                == "coder 'jpeg' could not be used for this data (7 bytes starting ff d8 ff e0 01 02 03): \(fault); also skipped: other (no answer)"
+        )
+    }
+
+    /// Another coder that decodes the bytes wins; a skipped coder without a matching signature
+    /// leaves the error `.unsupportedFormat` and is listed.
+    @Test func skippedCodersWithoutAMatchingSignatureAreListed() throws {
+        let manager = CodersManager()
+        manager.register(UnanswerableCoder(name: "broken", error: ImageCodingError(.pluginDisabled, "disabled")))
+        let error = try #require(throws: ImageCodingError.self) { try manager.decode([0x00, 0x01, 0x02]) }
+        #expect(error.kind == .unsupportedFormat)
+        #expect(
+            error.message == "no coder recognises this data (3 bytes starting 00 01 02); skipped: broken (disabled)")
+        manager.register(StubCoder(name: "working", accepts: true), priority: -1)
+        #expect(try manager.decode([0x00, 0x01, 0x02]).format == "working")
     }
 
     @Test func lazyCodersAreResolvedOnlyWhenTheyAreCandidates() throws {

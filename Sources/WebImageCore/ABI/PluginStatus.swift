@@ -89,7 +89,7 @@ extension PluginStatus {
 
 extension ImageCodingError.Kind {
     /// The plugin status code a Swift coder's error of this kind crosses the ABI as. The
-    /// host's own isolation kinds (`.pluginCrashed`, `.pluginDisabled`) have no status of
+    /// host's own isolation kinds (`.pluginCrashed`, `.pluginDisabled`, `.pluginUnavailable`) have no status of
     /// their own and cross as `INTERNAL_ERROR`.
     public var status: webimage_status {
         switch self {
@@ -104,7 +104,7 @@ extension ImageCodingError.Kind {
         case .internalError: WEBIMAGE_STATUS_INTERNAL_ERROR
         case .cancelled: WEBIMAGE_STATUS_CANCELLED
         case .timedOut: WEBIMAGE_STATUS_TIMED_OUT
-        case .pluginCrashed, .pluginDisabled: WEBIMAGE_STATUS_INTERNAL_ERROR
+        case .pluginCrashed, .pluginDisabled, .pluginUnavailable: WEBIMAGE_STATUS_INTERNAL_ERROR
         }
     }
 }

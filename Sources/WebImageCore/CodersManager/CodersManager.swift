@@ -7,7 +7,8 @@ import Synchronization
 /// coders that declare no signatures; within each group the higher priority wins, and on
 /// a tie the coder registered later wins. The first candidate whose own `canDecode`
 /// accepts the bytes is used. Plugins are loaded only when they become a candidate, and
-/// a plugin that fails to load is logged and skipped.
+/// a plugin that fails to load, or whose worker cannot answer, is logged and skipped; when
+/// no other coder decodes the bytes, the error names it.
 public final class CodersManager: Sendable {
     private let entries = Mutex<[CoderRegistration]>([])
     let logger: Logger
@@ -51,16 +52,43 @@ public final class CodersManager: Sendable {
     public var coderNames: [String] { rankedEntries().map(\.name) }
 
     /// The coder that decodes `bytes`.
-    /// - Throws: ``ImageCodingError`` `.unsupportedFormat` when none does.
+    /// - Throws: ``ImageCodingError``: `.unsupportedFormat` when no coder does and none was
+    ///   skipped; when a coder whose signature matches the bytes could not be loaded or could
+    ///   not answer, that coder's `.pluginCrashed`, `.timedOut` or `.pluginDisabled`, else
+    ///   `.pluginUnavailable`. The message names every coder skipped and why.
     public func coder(for bytes: UnsafeRawBufferPointer) throws -> any ImageCoder {
         let ranked = rankedEntries()
         let matching = ranked.filter { $0.matchesSignature(bytes) }
         let undeclared = ranked.filter { $0.signatures.isEmpty }
+        var skipped: [(entry: CoderRegistration, error: any Error)] = []
         for entry in matching + undeclared {
-            guard let coder = resolve(entry) else { continue }
-            if coder.canDecode(bytes) { return coder }
+            do {
+                let coder = try entry.resolve()
+                if try coder.answerCanDecode(bytes) { return coder }
+            } catch {
+                logger.warning("skipping coder \(entry.name): \(error)")
+                skipped.append((entry, error))
+            }
         }
-        throw ImageCodingError(.unsupportedFormat, "no coder recognises this data (\(describeStart(of: bytes)))")
+        let start = describeStart(of: bytes)
+        guard let first = skipped.first(where: { $0.entry.matchesSignature(bytes) }) else {
+            let reasons = skipped.map { "\($0.entry.name) (\($0.error))" }.joined(separator: ", ")
+            throw ImageCodingError(
+                .unsupportedFormat,
+                "no coder recognises this data (\(start))" + (skipped.isEmpty ? "" : "; skipped: \(reasons)"))
+        }
+        let others = skipped.filter { $0.entry.name != first.entry.name }.map { "\($0.entry.name) (\($0.error))" }
+        let kind: ImageCodingError.Kind
+        switch (first.error as? ImageCodingError)?.kind {
+        case .pluginCrashed?: kind = .pluginCrashed
+        case .timedOut?: kind = .timedOut
+        case .pluginDisabled?: kind = .pluginDisabled
+        default: kind = .pluginUnavailable
+        }
+        throw ImageCodingError(
+            kind,
+            "coder '\(first.entry.name)' could not be used for this data (\(start)): \(first.error)"
+                + (others.isEmpty ? "" : "; also skipped: \(others.joined(separator: ", "))"))
     }
 
     /// The coder for a format name or file extension (`png`, `jpg`, ...), for encoding.

@@ -12,6 +12,13 @@ public protocol ImageCoder: Sendable {
     /// format of this coder. Never throws, never reads past `bytes`.
     func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool
 
+    /// `canDecode`, or why this coder could not answer: a coder whose plugin runs in a worker
+    /// process throws the worker's failure (it could not start, crashed or was disabled), so
+    /// that the coders manager can name it instead of saying that no coder recognises the
+    /// bytes. The default calls `canDecode` and never throws.
+    /// - Throws: ``ImageCodingError`` or ``PluginFault``.
+    func answerCanDecode(_ bytes: UnsafeRawBufferPointer) throws -> Bool
+
     /// Reads the header only.
     /// - Throws: ``ImageCodingError``.
     func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo
@@ -82,6 +89,8 @@ public protocol AnimatedImageSource: AnyObject {
 }
 
 extension ImageCoder {
+    public func answerCanDecode(_ bytes: UnsafeRawBufferPointer) throws -> Bool { canDecode(bytes) }
+
     /// The format with `name`, if this coder handles it.
     public func format(named name: String) -> ImageFormat? {
         formats.first { $0.name == name }

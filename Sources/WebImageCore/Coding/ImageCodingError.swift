@@ -28,6 +28,9 @@ public struct ImageCodingError: Error, Sendable, Equatable, CustomStringConverti
         case pluginCrashed
         /// The plugin was disabled after its worker died too often.
         case pluginDisabled
+        /// The coder for these bytes could not be used: its plugin failed to open, or its
+        /// worker process could not start or answer. Not a fault of the bytes.
+        case pluginUnavailable
     }
 
     public let kind: Kind

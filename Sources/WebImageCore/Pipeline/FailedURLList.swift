@@ -20,10 +20,16 @@ public final class FailedURLList: Sendable {
 
     /// True when `error` will happen again for the same URL: a 4xx (other than 408 and 429),
     /// an unacceptable content type, a body over the limit, a decryptor or request modifier
-    /// refusal, bytes no coder decodes.
+    /// refusal, bytes no coder decodes. A decode that failed for a reason outside the bytes
+    /// (the coder's plugin could not be opened, its worker was disabled, memory ran out, the
+    /// decode was cancelled) does not block.
     static func blocks(_ error: ImageManagerError) -> Bool {
         switch error.kind {
-        case .decodeFailed: return true
+        case .decodeFailed:
+            switch error.codingError?.kind {
+            case .pluginUnavailable?, .pluginDisabled?, .outOfMemory?, .cancelled?: return false
+            default: return true
+            }
         case .loadFailed:
             guard let loading = error.loadingError else { return false }
             switch loading.kind {

@@ -26,16 +26,18 @@ public final class IsolatedCoder: ProgressiveImageCoder, AnimatedImageCoder, Sen
     }
 
     public func canDecode(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        (try? answerCanDecode(bytes)) ?? false
+    }
+
+    /// - Throws: the worker's failure: ``PluginFault`` when no worker could open the plugin,
+    ///   ``ImageCodingError`` `.pluginCrashed`, `.timedOut` or `.pluginDisabled`.
+    public func answerCanDecode(_ bytes: UnsafeRawBufferPointer) throws -> Bool {
         guard !bytes.isEmpty else { return false }
-        do {
-            return try withInput(bytes) { block in
-                var frame = WorkerFrame(.canDecode)
-                frame.block = block.id
-                frame.count = UInt64(bytes.count)
-                return try plugin.request("can_decode", frame, sharing: [block]) { reply, _ in reply.frame.index == 1 }
-            }
-        } catch {
-            return false
+        return try withInput(bytes) { block in
+            var frame = WorkerFrame(.canDecode)
+            frame.block = block.id
+            frame.count = UInt64(bytes.count)
+            return try plugin.request("can_decode", frame, sharing: [block]) { reply, _ in reply.frame.index == 1 }
         }
     }
 
