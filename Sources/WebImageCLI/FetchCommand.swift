@@ -93,7 +93,7 @@ struct FetchCommand: PluginHostCommand {
         let plan = FetchPlan(urls: list, folder: folder)
         let downloader = ImageDownloader(loaders: loaders, configuration: downloaderConfiguration())
         let reports = FetchRun(plan: plan, downloader: downloader, request: downloadRequest).run(
-            showProgress: !json && isatty(STDERR_FILENO) != 0)
+            showProgress: !json && Diagnostics.standardErrorIsTerminal)
         if json {
             for report in reports { try FetchReport.printLine(report) }
         }

@@ -53,7 +53,7 @@ struct PrefetchCommand: PluginHostCommand {
         let imageManager = try manager.makeManager(host: host)
         let prefetcher = ImagePrefetcher(
             manager: imageManager, maxConcurrentPrefetchCount: parallel, options: .lowPriority, context: context)
-        let bar = !json && isatty(STDERR_FILENO) != 0 ? PrefetchProgressBar(total: list.count) : nil
+        let bar = !json && Diagnostics.standardErrorIsTerminal ? PrefetchProgressBar(total: list.count) : nil
         let started = ContinuousClock.now
         let progress = runBlocking { () -> PrefetchProgress in
             let progress = await withCheckedContinuation { continuation in
@@ -82,7 +82,8 @@ struct PrefetchCommand: PluginHostCommand {
     }
 }
 
-/// A one-line progress bar on standard error for `webimage prefetch`, redrawn at most ten times a second.
+/// A one-line progress bar on the original standard error for `webimage prefetch`, redrawn
+/// at most ten times a second.
 final class PrefetchProgressBar: Sendable {
     private let total: Int
     private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
@@ -98,11 +99,11 @@ final class PrefetchProgressBar: Sendable {
             last = now
             return true
         }
-        if draw { FileHandle.standardError.write(Data(("\r" + render(progress)).utf8)) }
+        if draw { Diagnostics.writeToStandardError("\r" + render(progress)) }
     }
 
     func finish(_ progress: PrefetchProgress) {
-        FileHandle.standardError.write(Data(("\r" + render(progress) + "\n").utf8))
+        Diagnostics.writeToStandardError("\r" + render(progress) + "\n")
     }
 
     private func render(_ progress: PrefetchProgress) -> String {

@@ -32,6 +32,12 @@ public enum Diagnostics {
         installed?.startLogging(to: Logger(label: "webimage.stderr"))
     }
 
+    /// True when the original standard error is a terminal (descriptor 2 itself is the
+    /// capture's pipe once ``bootstrapLogging(verbose:)`` ran): whether progress bars show.
+    public static var standardErrorIsTerminal: Bool {
+        isatty(output.withLock { $0 }) != 0
+    }
+
     /// Logs what libraries wrote to descriptor 2 so far and points descriptor 2 back at the
     /// original standard error: call before the process exits or is replaced.
     public static func restoreStandardError() {

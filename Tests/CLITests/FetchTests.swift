@@ -40,6 +40,28 @@ import WebImageTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("a.png"))) == Data("first image".utf8))
     }
 
+    @Test("on a terminal: a progress bar of files, bytes and rate, redrawn with \\r; none with --json")
+    func progressBarOnTerminal() async throws {
+        let plugins = try PluginsFolder.make()
+        let input = try TemporaryDirectory()
+        try input.write("a.png", "first image")
+        try input.write("b.png", "second image")
+        let urls = ["a.png", "b.png"].map { URL(fileURLWithPath: input.file($0)).absoluteString }
+        let output = try TemporaryDirectory()
+        let result = try await WebImageProcess.runOnTerminal(
+            ["fetch", "--plugin-path", plugins.path, "-o", output.path] + urls)
+        #expect(result.status == 0, "\(result.standardOutput)")
+        let bar = #"\r\[#{30}\] 2/2 files, 0\.0 MB, [0-9]+\.[0-9] MB/s\r\n"#
+        #expect(result.standardOutput.range(of: bar, options: .regularExpression) != nil, "\(result.standardOutput)")
+        let jsonOutput = try TemporaryDirectory()
+        let json = try await WebImageProcess.runOnTerminal(
+            ["fetch", "--plugin-path", plugins.path, "-o", jsonOutput.path, "--json"] + urls)
+        #expect(json.status == 0, "\(json.standardOutput)")
+        #expect(!json.standardOutput.contains("\r[") && !json.standardOutput.contains("files,"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: jsonOutput.path).sorted() == ["a.png", "b.png"])
+    }
+
     @Test func httpFromNginxOnceEachAndA404LeavesNoFile() async throws {
         let image = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 11) }
         let server = try NginxServer(files: ["photo.jpg": image])

@@ -60,4 +60,71 @@ import WebImageTestSupport
         #expect(summary?["skipped"] as? Int == 0 && summary?["failed"] as? Int == 0)
         #expect(server.requests(matching: "/static/badge.png", atLeast: 2).count == 2)
     }
+
+    /// The progress bar's line for `finished` of 3 images.
+    static func bar(_ finished: Int, failed: Int = 0) -> String {
+        let filled = 30 * finished / 3
+        let line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled) + "] "
+        return line + "\(finished)/3 images" + (failed > 0 ? ", \(failed) failed" : "")
+    }
+
+    @Test("on a terminal: a progress bar on one line, redrawn with \\r, ending with the final counts")
+    func progressBarOnTerminal() async throws {
+        let server = try GetTests.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let urls = ["landscape.jpg", "badge.png", "orbit.gif"].map { server.http + "/static/" + $0 }
+        let result = try await WebImageProcess.runOnTerminal(
+            ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--parallel", "1"] + urls)
+        #expect(result.status == 0, "\(result.standardOutput)")
+        let text = result.standardOutput
+        // Redraws, then the final line and its newline; no summary line after the bar.
+        #expect(text.hasPrefix("\r") && text.hasSuffix("\r" + Self.bar(3) + "\r\n"), "\(text.debugDescription)")
+        // "\r\n" is one Character: turn it into "\n" before splitting the redraws at "\r".
+        let draws = text.replacingOccurrences(of: "\r\n", with: "\n").dropLast().split(separator: "\r")
+            .map(String.init)
+        #expect(draws.count >= 2, "\(text.debugDescription)")
+        #expect(draws.allSatisfy { [Self.bar(1), Self.bar(2), Self.bar(3)].contains($0) }, "\(draws)")
+        #expect(server.requests(matching: "/static/", atLeast: 3).count == 3)
+    }
+
+    @Test("on a terminal with a failed URL: the bar counts it, then the error follows on its own line")
+    func progressBarWithFailure() async throws {
+        let server = try GetTests.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let urls = ["badge.png", "missing.png", "orbit.gif"].map { server.http + "/static/" + $0 }
+        let result = try await WebImageProcess.runOnTerminal(
+            ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--parallel", "1"] + urls)
+        #expect(result.status == 1)
+        let lines = result.standardOutput.components(separatedBy: "\r\n")
+        #expect(lines.count == 3 && lines[2] == "", "\(result.standardOutput.debugDescription)")
+        #expect(lines[0].hasSuffix("\r" + Self.bar(3, failed: 1)), "\(lines[0].debugDescription)")
+        #expect(lines[1].hasSuffix("1 failed and 0 skipped of 3 URLs"), "\(lines[1])")
+    }
+
+    @Test("--json on a terminal, or no terminal: no progress bar")
+    func noBarWithJSONOrWithoutTerminal() async throws {
+        let server = try GetTests.server()
+        let plugins = try PluginsFolder.make()
+        let urls = ["landscape.jpg", "badge.png", "orbit.gif"].map { server.http + "/static/" + $0 }
+        let caches = [try TemporaryDirectory(), try TemporaryDirectory()]
+        let json = try await WebImageProcess.runOnTerminal(
+            ["prefetch", "--plugin-path", plugins.path, "--cache-dir", caches[0].path, "--json"] + urls)
+        #expect(json.status == 0)
+        let lines = json.standardOutput.components(separatedBy: "\r\n")
+        #expect(lines.count == 2 && lines[1] == "" && !json.standardOutput.contains("\r["), "\(json.standardOutput)")
+        let summary = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+        #expect(summary?["total"] as? Int == 3 && summary?["finished"] as? Int == 3 && summary?["failed"] as? Int == 0)
+
+        let plain = try await WebImageProcess.run(
+            ["prefetch", "--plugin-path", plugins.path, "--cache-dir", caches[1].path] + urls)
+        #expect(plain.status == 0)
+        #expect(plain.standardError == "")
+        #expect(plain.outputLines.count == 1)
+        #expect(
+            plain.outputLines.first?.range(
+                of: #"^3 of 3 prefetched \(0 skipped, 0 failed\) in [0-9]+\.[0-9] ms$"#, options: .regularExpression)
+                != nil, "\(plain.standardOutput)")
+    }
 }

@@ -89,4 +89,16 @@ enum WebImageProcess {
     static func run(_ arguments: [String], plugins folder: PluginsFolder) async throws -> CommandResult {
         try await run(arguments + ["--plugin-path", folder.path])
     }
+
+    /// Runs `webimage arguments...` on a pseudo-terminal (`script` of util-linux, in Debian's
+    /// essential `bsdutils`): standard output and standard error both go to the terminal, whose
+    /// output (newlines as `\r\n`) is the result's standard output.
+    static func runOnTerminal(_ arguments: [String]) async throws -> CommandResult {
+        let command = try ([BuildProducts.executable.path] + arguments).map { argument in
+            "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+        return try await WebImageProcess.run(
+            ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"),
+            standardInput: "")
+    }
 }

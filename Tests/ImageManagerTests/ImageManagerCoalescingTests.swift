@@ -43,6 +43,24 @@ struct ImageManagerCoalescingTests {
         #expect(harness.manager.counters.decodes == 3)
     }
 
+    @Test("first frame only is a decode of its own: one download, two decodes, two stills and two animations")
+    func firstFrameIsNotCoalescedWithTheAnimation() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.slowURL("anim.gif")
+        let options: [ImageManagerOptions] = [[], .decodeFirstFrameOnly, [], .decodeFirstFrameOnly]
+        let animated = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for option in options {
+                group.addTask {
+                    try await harness.manager.image(for: url, options: option).image?.traits.contains(.animated) == true
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }.sorted { !$0 && $1 }
+        }
+        #expect(animated == [false, false, true, true])
+        #expect(harness.requests("/slow/anim.gif", atLeast: 1).count == 1)
+        #expect(harness.manager.counters.decodes == 2)
+    }
+
     @Test("a chain [a, b, c] reuses [a, b]: one download, one decode, three transforms for both chains")
     func chainPrefixReuse() async throws {
         let harness = try ManagerHarness()

@@ -144,4 +144,32 @@ struct ImageManagerOptionsTests {
         #expect(first.image?.traits.contains(.animated) == false)
         #expect(first.image?.width == all.image?.width)
     }
+
+    @Test("a first-frame-only image has its own memory key: a later animated request gets every frame, and back")
+    func firstFrameKeptApart() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.url("anim.gif")
+        let key = url.absoluteString
+        let first = try await harness.manager.image(for: url, options: [.decodeFirstFrameOnly, .waitStoreCache])
+        #expect(first.cacheKey == CacheKeys.firstFrameKey(key))
+        #expect(first.cacheKey == "\(harness.nginx.http)/static/anim-FirstFrame.gif")
+        #expect(first.frameCount == 1 && first.image?.traits.contains(.animated) == false)
+        #expect(harness.imageCache().imageFromMemory(forKey: key) == nil)
+
+        // The full animation: not the still image from memory, but the stored bytes decoded again.
+        let full = try await harness.manager.image(for: url, options: .waitStoreCache)
+        #expect(full.cacheType == .disk && full.cacheKey == key)
+        #expect(full.frameCount > 1 && full.image?.traits.contains(.animated) == true)
+        #expect(harness.imageCache().imageFromMemory(forKey: key)?.traits.contains(.animated) == true)
+
+        // And a first-frame request on a fresh manager after the full one: still, from disk.
+        let other = try harness.makeManager()
+        _ = try await other.image(for: url, options: .waitStoreCache)
+        let still = try await other.image(for: url, options: .decodeFirstFrameOnly)
+        #expect(still.cacheType == .disk && still.image?.traits.contains(.animated) == false)
+        let again = try await harness.manager.image(for: url, options: .decodeFirstFrameOnly)
+        #expect(again.cacheType == .memory && again.image?.traits.contains(.animated) == false)
+        #expect(harness.requests("anim.gif", atLeast: 1).count == 1)
+        #expect(harness.manager.counters.decodes == 2)
+    }
 }

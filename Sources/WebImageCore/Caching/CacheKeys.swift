@@ -37,6 +37,16 @@ public enum CacheKeys {
     public static func thumbnailKey(_ key: String, size: ThumbnailSize) -> String {
         transformedKey(key, transformerKey: thumbnailTransformerKey(size))
     }
+
+    /// The transformer key that names a first-frame-only decode: `FirstFrame`.
+    public static let firstFrameTransformerKey = "FirstFrame"
+
+    /// The key of the first frame of `key` (``ImageManagerOptions/decodeFirstFrameOnly``):
+    /// ``transformedKey(_:transformerKey:)`` with ``firstFrameTransformerKey``, so the still
+    /// image is never found under the key of the full animation (as Nuke; SDWebImage shares it).
+    public static func firstFrameKey(_ key: String) -> String {
+        transformedKey(key, transformerKey: firstFrameTransformerKey)
+    }
 }
 
 /// Turns a URL into the key images are cached under (SDWebImage's `SDWebImageCacheKeyFilter`),

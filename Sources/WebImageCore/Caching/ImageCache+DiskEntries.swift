@@ -17,6 +17,12 @@ extension ImageCache {
         return try ioQueue.sync { try disk.entry(forKey: key) }
     }
 
+    /// The extended data stored with the disk entry of `key`; nil when there is none.
+    /// - Throws: ``CacheError``.
+    public func extendedData(forKey key: String) async throws -> Data? {
+        try await diskEntry(forKey: key)?.extendedData
+    }
+
     /// Stores encoded `data` and `extendedData` (nil: none) on disk for `key`, on the I/O queue.
     /// - Throws: ``CacheError``.
     public func storeData(_ data: Data, extendedData: Data?, forKey key: String) async throws {

@@ -127,7 +127,7 @@ public final class ImageCache: ImageCaching {
     /// - Throws: `CancellationError` when the task is cancelled; ``CacheError`` when the disk fails.
     public func query(_ key: String, options: ImageCacheQuery = ImageCacheQuery()) async throws -> ImageCacheResult? {
         let memoryKey = options.memoryKey(key)
-        if let image = imageFromMemory(forKey: memoryKey) {
+        if !options.diskOnly, let image = imageFromMemory(forKey: memoryKey) {
             return ImageCacheResult(image: image, data: nil, cacheType: .memory)
         }
         if options.memoryOnly { return nil }
@@ -136,7 +136,7 @@ public final class ImageCache: ImageCaching {
         guard let entry = try await onIOQueue({ try disk.entry(forKey: key) }) else { return nil }
         try Task.checkCancellation()
         guard let image = try? decode(entry.data, options: options) else { return nil }
-        storeInMemory(image, forKey: memoryKey)
+        if !options.diskOnly { storeInMemory(image, forKey: memoryKey) }
         return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
     }
 

@@ -4,10 +4,13 @@ import Foundation
 public struct ImageCacheQuery: Sendable, Equatable {
     /// Only the memory cache is asked; default false.
     public var memoryOnly = false
+    /// Only the disk cache is asked (the memory cache is neither read nor filled); default false.
+    public var diskOnly = false
     /// Decode only the first frame of an animation from disk; default false.
     public var firstFrameOnly = false
     /// Decode disk data as a thumbnail of this size; the result goes to memory under the
     /// thumbnail key (``CacheKeys/thumbnailKey(_:size:)``) and the full-size disk entry stays.
+    /// With ``firstFrameOnly`` the memory key is also the first-frame key (``CacheKeys/firstFrameKey(_:)``).
     public var thumbnail: ThumbnailSize?
     /// Scale images with more pixels than this down to fit it while decoding (SDWebImage's
     /// `scaleDownLargeImages`); nil: full size.
@@ -15,9 +18,10 @@ public struct ImageCacheQuery: Sendable, Equatable {
 
     public init(
         memoryOnly: Bool = false, firstFrameOnly: Bool = false, thumbnail: ThumbnailSize? = nil,
-        maxPixelCount: Int? = nil
+        maxPixelCount: Int? = nil, diskOnly: Bool = false
     ) {
         self.memoryOnly = memoryOnly
+        self.diskOnly = diskOnly
         self.firstFrameOnly = firstFrameOnly
         self.thumbnail = thumbnail
         self.maxPixelCount = maxPixelCount
@@ -25,8 +29,8 @@ public struct ImageCacheQuery: Sendable, Equatable {
 
     /// The key the decoded image is kept under in memory.
     func memoryKey(_ key: String) -> String {
-        guard let thumbnail else { return key }
-        return CacheKeys.thumbnailKey(key, size: thumbnail)
+        let decoded = thumbnail.map { CacheKeys.thumbnailKey(key, size: $0) } ?? key
+        return firstFrameOnly ? CacheKeys.firstFrameKey(decoded) : decoded
     }
 }
 

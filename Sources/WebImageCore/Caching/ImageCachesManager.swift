@@ -81,6 +81,19 @@ public final class ImageCachesManager: ImageCaching {
         try await each(storePolicy) { try await $0.store(image, data: data, forKey: key, cacheType: cacheType) }
     }
 
+    /// Stores on the caches of the store policy, each with the extended data.
+    public func storeData(_ data: Data, extendedData: Data?, forKey key: String) async throws {
+        try await each(storePolicy) { try await $0.storeData(data, extendedData: extendedData, forKey: key) }
+    }
+
+    /// The first extended data found, asking one cache after another in the query policy's order.
+    public func extendedData(forKey key: String) async throws -> Data? {
+        for cache in targets(queryPolicy == .concurrent ? .serial : queryPolicy) {
+            if let found = try await cache.extendedData(forKey: key) { return found }
+        }
+        return nil
+    }
+
     public func remove(_ key: String, fromDisk: Bool = true) async throws {
         try await each(removePolicy) { try await $0.remove(key, fromDisk: fromDisk) }
     }

@@ -20,7 +20,7 @@ extension ImageManager {
         guard let imageCache = cache as? ImageCache else {
             let query = ImageCacheQuery(
                 memoryOnly: type == .memory, firstFrameOnly: spec.firstFrameOnly, thumbnail: spec.thumbnail,
-                maxPixelCount: spec.scaleDownPixelLimit)
+                maxPixelCount: spec.scaleDownPixelLimit, diskOnly: type == .disk)
             guard let found = try? await cache.query(lookupKey, options: query) else {
                 try Task.checkCancellation(or: ImageManagerError.cancelled)
                 return nil
@@ -96,8 +96,10 @@ extension ImageManager {
 
     /// Stores a downloaded original: the decoded image in memory under the original key (the
     /// thumbnail key for a thumbnail), the downloaded bytes (or the serializer's) on disk under
-    /// the base key with the response's validators; in the store cache type, or the original
-    /// store cache type when a transformer runs. Failures are not the request's: they are ignored.
+    /// the base key with the response's validators as extended data
+    /// (``ImageCaching/storeData(_:extendedData:forKey:)``); in the store cache type, or the
+    /// original store cache type when a transformer runs. Failures are not the request's: they
+    /// are ignored.
     func storeOriginal(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) async {
         let transforming = !plan.chain.isEmpty
         guard let baseKey = plan.baseKey, let originalKey = plan.originalKey,
@@ -119,12 +121,8 @@ extension ImageManager {
         }
         guard let bytes else { return }
         counters.countStore()
-        if let imageCache = cache as? ImageCache {
-            let validators = CacheValidators(response: download.response)
-            try? await imageCache.storeData(bytes, extendedData: validators?.extendedData, forKey: baseKey)
-        } else {
-            try? await cache.store(nil, data: bytes, forKey: baseKey, cacheType: .disk)
-        }
+        let validators = CacheValidators(response: download.response)
+        try? await cache.storeData(bytes, extendedData: validators?.extendedData, forKey: baseKey)
     }
 
     /// Stores a transformed image under the final key in the store cache type, encoded for

@@ -87,8 +87,8 @@ extension ImageManager {
         // 3. A refresh revalidates with the validators stored with the cached bytes.
         var validators: CacheValidators?
         if deliveredCached, let baseKey = plan.baseKey,
-            let cache = (plan.chain.isEmpty ? plan.cache : plan.originalCache) as? ImageCache,
-            let extended = try? await cache.diskEntry(forKey: baseKey)?.extendedData
+            let cache = plan.chain.isEmpty ? plan.cache : plan.originalCache,
+            let extended = try? await cache.extendedData(forKey: baseKey)
         {
             validators = CacheValidators(extendedData: extended)
         }

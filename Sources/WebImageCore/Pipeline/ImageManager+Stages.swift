@@ -264,12 +264,15 @@ extension ImageManager {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<Value, ImageManagerError>, Never>) in
                 once.withLock { $0 = continuation }
-                let ticket = queue.enqueue(priority: relay.priority) {
+                let queuedAt = relay.priority
+                let ticket = queue.enqueue(priority: queuedAt) {
                     let result = Result { () throws(ImageManagerError) in try body() }
                     once.withLock { $0.take() }?.resume(returning: result)
                 }
                 box.ticket.withLock { $0 = ticket }
                 box.relayID.withLock { $0 = relay.add { ticket.setPriority($0) } }
+                // A change between the enqueue and the relay's registration is not lost.
+                if relay.priority != queuedAt { ticket.setPriority(relay.priority) }
                 if Task.isCancelled, ticket.cancel() {
                     once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
                 }

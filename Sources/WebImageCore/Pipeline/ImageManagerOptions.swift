@@ -40,7 +40,9 @@ public struct ImageManagerOptions: OptionSet, Sendable, Hashable {
     /// Do not decode downloaded bytes: the result has the data and no image (for filling the
     /// disk cache only).
     public static let avoidDecodeImage = ImageManagerOptions(rawValue: 1 << 14)
-    /// Decode only the first frame of an animation: the result is a still image.
+    /// Decode only the first frame of an animation: the result is a still image, kept in
+    /// memory (and stored transformed) under ``CacheKeys/firstFrameKey(_:)``, apart from the
+    /// full animation; the downloaded bytes stay under the plain key.
     public static let decodeFirstFrameOnly = ImageManagerOptions(rawValue: 1 << 15)
     /// Decode every frame of an animation at once into ``ImageResult/animation``.
     public static let preloadAllFrames = ImageManagerOptions(rawValue: 1 << 16)

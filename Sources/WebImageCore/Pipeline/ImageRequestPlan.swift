@@ -43,7 +43,8 @@ struct ImageRequestPlan: Sendable {
     let scale: Double
     /// The cache key filter's key (the URL's absolute string by default); nil: nothing is cached.
     let baseKey: String?
-    /// The key of the decoded original: the thumbnail key when decoding to a thumbnail.
+    /// The key of the decoded original: the thumbnail key when decoding to a thumbnail, then
+    /// the first-frame key (``CacheKeys/firstFrameKey(_:)``) when decoding the first frame only.
     let originalKey: String?
     /// The key of the final image: the transformed key when a transformer runs.
     let finalKey: String?
@@ -94,7 +95,11 @@ struct ImageRequestPlan: Sendable {
         scale = context.scaleFactor ?? 1
         let filter = context.cacheKeyFilter ?? manager.cacheKeyFilter
         baseKey = filter.map { $0.cacheKey(for: url) } ?? urlString
-        originalKey = baseKey.map { key in context.thumbnail.map { CacheKeys.thumbnailKey(key, size: $0) } ?? key }
+        // A first frame has a key of its own: a later animated request must not get it from memory.
+        originalKey = baseKey.map { key in
+            let decoded = context.thumbnail.map { CacheKeys.thumbnailKey(key, size: $0) } ?? key
+            return decode.firstFrameOnly ? CacheKeys.firstFrameKey(decoded) : decoded
+        }
         let chainKey = chain.map(\.transformerKey).joined(separator: "-")
         finalKey = originalKey.map { chainKey.isEmpty ? $0 : CacheKeys.transformedKey($0, transformerKey: chainKey) }
         storeCacheType = context.storeCacheType ?? .all

@@ -55,6 +55,9 @@ final class WorkQueue: Sendable {
         }
     }
 
+    /// Jobs running and jobs waiting, now.
+    var load: (running: Int, queued: Int) { state.withLock { ($0.running, $0.queued.count) } }
+
     private func pump() {
         let jobs = state.withLock { state -> [Job] in
             var jobs: [Job] = []
