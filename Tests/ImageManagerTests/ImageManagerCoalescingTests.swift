@@ -46,7 +46,8 @@ struct ImageManagerCoalescingTests {
     @Test("first frame only is a decode of its own: one download, two decodes, two stills and two animations")
     func firstFrameIsNotCoalescedWithTheAnimation() async throws {
         let harness = try ManagerHarness()
-        let url = harness.slowURL("anim.gif")
+        // 4,990 bytes at 2,000 bytes/s: the download stays open 2.5 s for the four requests to join.
+        let url = harness.slowURL("anim.gif", bytesPerSecond: 2000)
         let options: [ImageManagerOptions] = [[], .decodeFirstFrameOnly, [], .decodeFirstFrameOnly]
         let animated = try await withThrowingTaskGroup(of: Bool.self) { group in
             for option in options {

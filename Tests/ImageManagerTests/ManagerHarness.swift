@@ -67,6 +67,12 @@ final class ManagerHarness: Sendable {
     /// The same file served at 20 KB/s.
     func slowURL(_ name: String) -> URL { URL(string: "\(nginx.http)/slow/\(name)")! }
 
+    /// `name` served at `bytesPerSecond`, so that requests started together all join its one download
+    /// even on a loaded machine.
+    func slowURL(_ name: String, bytesPerSecond: Int) -> URL {
+        URL(string: "\(nginx.http)/slow/\(name)?rate=\(bytesPerSecond)")!
+    }
+
     /// The requests nginx logged for `/static/<name>` (or another path), `uri|accept|if-none-match|status` each.
     func requests(_ name: String, atLeast: Int = 0) -> [String] {
         nginx.requests(matching: name.hasPrefix("/") ? name : "/static/\(name)", atLeast: atLeast)

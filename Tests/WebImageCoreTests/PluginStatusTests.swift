@@ -35,11 +35,11 @@ import WebImageCore
 
     @Test("every coding error kind a plugin can report crosses the ABI as a status that maps back to it")
     func roundTrip() {
-        let hostOnly: [ImageCodingError.Kind] = [.pluginCrashed, .pluginDisabled]
+        let hostOnly: [ImageCodingError.Kind] = [.pluginCrashed, .pluginDisabled, .pluginUnavailable]
         for kind in ImageCodingError.Kind.allCases where !hostOnly.contains(kind) {
             #expect(PluginStatus(kind.status).codingErrorKind == kind, "kind \(kind)")
         }
-        #expect(hostOnly.map(\.status) == [WEBIMAGE_STATUS_INTERNAL_ERROR, WEBIMAGE_STATUS_INTERNAL_ERROR])
+        #expect(hostOnly.allSatisfy { $0.status == WEBIMAGE_STATUS_INTERNAL_ERROR })
     }
 }
 

@@ -193,6 +193,8 @@ public final class NginxServer: @unchecked Sendable {
                     alias \(folder)/www/static/;
                     limit_rate 20k;
                     limit_rate_after 0;
+                    # `?rate=N` sets another rate (bytes per second), to keep a transfer open longer.
+                    if ($arg_rate != "") { set $limit_rate $arg_rate; }
                     # A resumed (ranged) request comes at full speed.
                     if ($http_range != "") { set $limit_rate 0; }
                 }
