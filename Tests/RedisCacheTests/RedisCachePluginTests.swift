@@ -7,8 +7,11 @@ import WebImageTestSupport
 
 /// The redis plugin against a real `redis-server` on 127.0.0.1.
 @Suite(.serialized) struct RedisCachePluginTests {
+    /// The redis cache on `server`. Commands time out after 5 s unless `options` says otherwise: the
+    /// plugin's default 50 ms is a production limit, and these tests are not about it (a loaded
+    /// test machine can take longer than that for a SET that succeeds).
     func open(_ server: RedisServer, _ options: [String: String] = [:]) throws -> PluginDiskCache {
-        var configuration: CacheConfiguration = ["url": server.url]
+        var configuration: CacheConfiguration = ["url": server.url, "timeout-ms": "5000"]
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { configuration[key] = value }
         return try RedisCachePlugin.backend().open(configuration)
     }
@@ -132,8 +135,8 @@ import WebImageTestSupport
 
     @Test func aFrozenServerIsAMissAfterTheCommandTimeout() throws {
         let server = try RedisServer()
-        // Stored with the default timeout: a slow machine (a ThreadSanitizer build) may take
-        // more than 50 ms for a SET while the server still answers.
+        // Stored with a 5 s timeout: a slow machine (a ThreadSanitizer build) may take more than
+        // 50 ms for a SET while the server still answers.
         try open(server).store(Data([7]), extendedData: nil, forKey: "k")
         let cache = try open(server, ["timeout-ms": "50"])
         server.pause()
@@ -169,7 +172,7 @@ import WebImageTestSupport
         let server = try RedisServer()
         var configuration = ImageCacheConfiguration()
         configuration.diskPlugin = "redis"
-        configuration.extraDiskOptions = ["url": server.url]
+        configuration.extraDiskOptions = ["url": server.url, "timeout-ms": "5000"]
         let disk = try RedisCachePlugin.backend().open(configuration.diskOptions)
         let cache = ImageCache(memory: nil, disk: disk, coders: CodersManager(), configuration: configuration)
         try await cache.store(nil, data: Data("bytes".utf8), forKey: "http://h/a.png")
