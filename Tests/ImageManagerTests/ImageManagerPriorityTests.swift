@@ -83,11 +83,12 @@ struct ImageManagerPriorityTests {
     }
 
     /// Waits until `condition` holds (at most a minute: a bound for a loaded machine, not a timing check).
-    static func waitUntil(_ condition: () -> Bool) async throws {
+    /// `state` describes what was seen instead, for the failure message.
+    static func waitUntil(_ condition: () -> Bool, state: () -> String = { "" }) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while !condition() {
             guard ContinuousClock.now < deadline else {
-                throw HarnessError("the queue never reached the state waited for")
+                throw HarnessError("the queue never reached the state waited for \(state())")
             }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -111,7 +112,12 @@ struct ImageManagerPriorityTests {
             manager.load(harness.url(name), options: .fromLoaderOnly, context: context, completed: recorder.completed)
         }
         // Every download done and its decode queued: `width` run (held by the gate), the rest wait.
-        try await Self.waitUntil { manager.decodeQueue.load == (width, names.count - width) }
+        try await Self.waitUntil {
+            manager.decodeQueue.load == (width, names.count - width)
+        } state: {
+            "(decode queue \(manager.decodeQueue.load), downloads \(manager.counters.downloads), "
+                + "decodes started \(coder.gate.order), completed \(recorders.map { $0.completions.map { String(describing: $0.errorKind) } }))"
+        }
         #expect(coder.gate.running == width && coder.gate.order.count == width)
         coder.gate.open()
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4) }
