@@ -7,7 +7,9 @@ import WebImageCore
 /// `webimage bench manager pipeline --urls FILE --files DIR`: many distinct images thumbnailed
 /// and stored in the disk cache through the manager, against decoding the same files alone
 /// on `--threads` threads and against fetch + decode + store written by hand with the same
-/// plugins; rounds interleaved, each with a fresh cache, the minimum of each kept.
+/// plugins; rounds interleaved, each with a fresh cache (in `--cache-dir`, kept, when given),
+/// the minimum of each kept. Each side also reports the CPU seconds of this process and, with
+/// `--server-pid`, of the web server.
 struct BenchManagerPipelineCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
@@ -32,11 +34,49 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
     @Option(help: "Most downloads at once (default 6).")
     var parallel = 6
 
+    @Option(
+        name: .customLong("store-cache-type"),
+        help: ArgumentHelp(
+            "Where the manager stores the thumbnails: none, memory, disk or all (default all, the manager's default).",
+            valueName: "type"))
+    var storeCacheType = "all"
+
+    @Option(help: ArgumentHelp("Run one side only (for profiling): manager, decode or by-hand.", valueName: "side"))
+    var only: Side?
+
+    @Option(
+        name: .customLong("server-pid"),
+        help: ArgumentHelp("The web server's process id: its CPU seconds are reported per side.", valueName: "pid"))
+    var serverPID: Int32?
+
+    /// The three sides of a round.
+    enum Side: String, CaseIterable, ExpressibleByArgument {
+        case manager
+        case decode
+        case byHand = "by-hand"
+    }
+
+    /// One side's round: wall seconds, this process's CPU seconds and the server's.
+    struct Measurement {
+        var wall: Double
+        var cpu: Double
+        var serverCPU: Double?
+        /// The manager's: seconds until the last load completed (its stores finish after).
+        var completed: Double?
+
+        var text: String {
+            String(format: "%.3f s (CPU %.3f s", wall, cpu)
+                + (serverCPU.map { String(format: ", server CPU %.3f s", $0) } ?? "")
+                + (completed.map { String(format: ", last load completed at %.3f s", $0) } ?? "") + ")"
+        }
+    }
+
     func run() throws {
         let list = try FetchPlan.urls(arguments: [], listFile: urls)
         guard !list.isEmpty else { throw CLIError("no URL in \(urls)") }
         let host = pluginOptions.makeHost()
-        let context = try manager.context(host: host)
+        var context = try manager.context(host: host)
+        context.storeCacheType = try CacheTypeArgument.parse(storeCacheType, option: "--store-cache-type")
         let thumbnail = context.thumbnail
         let coders = host.makeCodersManager()
         let bytes = try list.map { url -> [UInt8] in
@@ -48,25 +88,65 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         }
         var downloader = ImageDownloaderConfiguration()
         downloader.maxConcurrentDownloads = parallel
-        var best = (pipeline: Double.infinity, decode: Double.infinity, byHand: Double.infinity)
+        // Every round's caches stay until the end: deleting a thousand files just before the
+        // next round creates a thousand makes ext4 skip the recently freed inodes one by one
+        // in every create (recently_deleted), which would be timed as the next side's store.
+        // With --cache-dir they stay after it too, for a script that runs several.
+        let scratch =
+            manager.cacheDirectory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { if manager.cacheDirectory == nil { try? FileManager.default.removeItem(at: scratch) } }
+        let clock = BenchCPUClock(serverPID: serverPID)
+        let sides = only.map { [$0] } ?? [.decode, .byHand, .manager]
+        var best: [Side: Measurement] = [:]
         for round in 1...rounds {
-            let decode = try decodeAlone(bytes, coders: coders, thumbnail: thumbnail)
-            let byHand = try fetchDecodeByHand(
-                list, loaders: loaders, configuration: downloader, coders: coders, thumbnail: thumbnail, host: host)
-            let pipeline = try throughManager(list, host: host, configuration: downloader, context: context)
+            var measured: [Side: Measurement] = [:]
+            for side in sides {
+                let folder = scratch.appendingPathComponent("\(round)-\(side.rawValue)")
+                let before = clock.now()
+                let wall: Double
+                var completed: Double?
+                switch side {
+                case .decode:
+                    wall = try decodeAlone(bytes, coders: coders, thumbnail: thumbnail)
+                case .byHand:
+                    wall = try fetchDecodeByHand(
+                        list, loaders: loaders, configuration: downloader, coders: coders, thumbnail: thumbnail,
+                        host: host, folder: folder)
+                case .manager:
+                    (wall, completed) = try throughManager(
+                        list, host: host, configuration: downloader, context: context, folder: folder)
+                }
+                let after = clock.now()
+                let measurement = Measurement(
+                    wall: wall, cpu: after.process - before.process,
+                    serverCPU: after.server.flatMap { end in before.server.map { end - $0 } }, completed: completed)
+                measured[side] = measurement
+                if best[side].map({ $0.wall > wall }) ?? true { best[side] = measurement }
+            }
+            print("round \(round): " + Self.describe(measured, threads: threads))
+        }
+        print("best: " + Self.describe(best, threads: threads))
+        if let manager = best[.manager], let decode = best[.decode] {
+            print(String(format: "best manager / best decode alone: %.2f", manager.wall / decode.wall))
+        }
+        if let manager = best[.manager], let byHand = best[.byHand] {
             print(
                 String(
-                    format:
-                        "round %d: manager %.3f s, decode alone (%d threads) %.3f s, fetch+decode+store by hand %.3f s",
-                    round, pipeline, threads, decode, byHand))
-            best = (min(best.pipeline, pipeline), min(best.decode, decode), min(best.byHand, byHand))
+                    format: "manager overhead per image vs by hand: %.1f µs",
+                    (manager.wall - byHand.wall) / Double(list.count) * 1e6))
         }
-        print(
-            String(
-                format:
-                    "best: manager %.3f s, decode alone %.3f s, by hand %.3f s; manager / decode alone %.2f; overhead per image vs by hand %.1f µs",
-                best.pipeline, best.decode, best.byHand, best.pipeline / best.decode,
-                (best.pipeline - best.byHand) / Double(list.count) * 1e6))
+    }
+
+    /// "manager W s (CPU C s), decode alone (N threads) …, fetch+decode+store by hand …" for
+    /// the sides measured.
+    private static func describe(_ measured: [Side: Measurement], threads: Int) -> String {
+        var parts: [String] = []
+        if let manager = measured[.manager] { parts.append("manager " + manager.text) }
+        if let decode = measured[.decode] { parts.append("decode alone (\(threads) threads) " + decode.text) }
+        if let byHand = measured[.byHand] { parts.append("fetch+decode+store by hand " + byHand.text) }
+        return parts.joined(separator: ", ")
     }
 
     /// Decodes every file (in memory) to the thumbnail on `threads` threads; seconds.
@@ -88,14 +168,11 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
     }
 
     /// Downloads each URL, decodes it to the thumbnail on one thread per core and stores the
-    /// bytes in a fresh disk cache, by hand with the same plugins; seconds.
+    /// bytes in a fresh disk cache in `folder`, by hand with the same plugins; seconds.
     private func fetchDecodeByHand(
         _ urls: [String], loaders: [any ImageLoader], configuration: ImageDownloaderConfiguration,
-        coders: CodersManager, thumbnail: ThumbnailSize?, host: PluginHost
+        coders: CodersManager, thumbnail: ThumbnailSize?, host: PluginHost, folder: URL
     ) throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "webimage-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
         var options = CacheConfiguration()
         options["directory"] = folder.path
         let disk = try host.adapter(PluginDiskCacheBackend.self, named: "disk").open(options)
@@ -143,14 +220,12 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         return elapsed
     }
 
-    /// Every URL through a fresh manager (fresh disk cache), thumbnailed and stored; seconds
-    /// until every store finished.
+    /// Every URL through a fresh manager (fresh disk cache in `folder`), thumbnailed and stored:
+    /// seconds until every store finished, and until every load completed (stores run after).
     private func throughManager(
-        _ urls: [String], host: PluginHost, configuration: ImageDownloaderConfiguration, context: ImageContext
-    ) throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "webimage-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        _ urls: [String], host: PluginHost, configuration: ImageDownloaderConfiguration, context: ImageContext,
+        folder: URL
+    ) throws -> (elapsed: Double, completed: Double) {
         var cacheConfiguration = ImageCacheConfiguration()
         cacheConfiguration.directory = folder.path
         let imageManager = try ImageManager(
@@ -166,6 +241,7 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
             }
         }
         group.wait()
+        let completed = seconds(ContinuousClock.now - started)
         runBlocking { await imageManager.waitUntilIdle() }
         let elapsed = seconds(ContinuousClock.now - started)
         guard failures.load(ordering: .relaxed) == 0 else {
@@ -174,8 +250,9 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         let counters = imageManager.counters
         guard counters.downloads == urls.count, counters.decodes == urls.count else {
             throw CLIError(
-                "the manager made \(counters.downloads) downloads and \(counters.decodes) decodes for \(urls.count) URLs")
+                "the manager made \(counters.downloads) downloads and \(counters.decodes) decodes for \(urls.count) URLs"
+            )
         }
-        return elapsed
+        return (elapsed, completed)
     }
 }

@@ -62,6 +62,40 @@ struct ImageManagerCoalescingTests {
         #expect(harness.manager.counters.decodes == 2)
     }
 
+    @Test(
+        "requests differing only in the store cache type run a flow each (4 stores for memory, disk, all), sharing one download and one decode"
+    )
+    func storeCacheTypeSeparatesFlows() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.slowURL("photo.jpg")
+        let types: [ImageCacheType] = [.memory, .disk, .all]
+        let widths = try await withThrowingTaskGroup(of: Int.self) { group in
+            for type in types + types {
+                var context = ImageContext()
+                context.thumbnail = ThumbnailSize(width: 64, height: 64)
+                context.storeCacheType = type
+                group.addTask {
+                    try await harness.manager.image(for: url, options: .waitStoreCache, context: context).image?.width
+                        ?? 0
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        await harness.manager.waitUntilIdle()
+        #expect(widths == Array(repeating: 64, count: 6))
+        #expect(harness.requests("/slow/photo.jpg", atLeast: 1).count == 1)
+        #expect(harness.manager.counters.downloads == 1)
+        #expect(harness.manager.counters.decodes == 1)
+        // memory: 1 store, disk: 1, all: 2; identical requests share their flow's stores.
+        #expect(harness.manager.counters.stores == 4)
+        let cache = harness.imageCache()
+        #expect(
+            cache.imageFromMemory(
+                forKey: CacheKeys.thumbnailKey(url.absoluteString, size: .init(width: 64, height: 64)))?.width == 64)
+        #expect(
+            try cache.disk.entry(forKey: url.absoluteString).map { [UInt8]($0.data) } == harness.images["photo.jpg"])
+    }
+
     @Test("a chain [a, b, c] reuses [a, b]: one download, one decode, three transforms for both chains")
     func chainPrefixReuse() async throws {
         let harness = try ManagerHarness()

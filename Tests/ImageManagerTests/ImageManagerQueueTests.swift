@@ -93,6 +93,27 @@ struct ImageManagerQueueTests {
         #expect(decodes.calls == 6 && decodes.most == 1)
     }
 
+    /// Two downloads from one host at once: the fast one is decoded while the slow one still
+    /// arrives (libcurl's wait for a connection that might multiplex held it behind the slow
+    /// one on plain http).
+    @Test("a finished download is decoded and completes while another download still runs")
+    func decodeOverlapsDownload() async throws {
+        let harness = try ManagerHarness()
+        let slow = Recorder()
+        let fast = Recorder()
+        harness.manager.load(harness.slowURL("photo.jpg"), completed: slow.completed)
+        harness.manager.load(harness.url("other.jpg"), completed: fast.completed)
+        let fastResults = await fast.wait(for: 1)
+        #expect(fastResults.first?.value?.image?.width == 320)
+        #expect(harness.manager.counters.downloads == 2)
+        #expect(harness.manager.counters.decodes == 1)
+        #expect(harness.manager.downloader.activeCount == 1)
+        let slowResults = await slow.wait(for: 1)
+        #expect(slowResults.first?.value?.image?.width == 640)
+        #expect(harness.manager.counters.decodes == 2)
+        await harness.manager.waitUntilIdle()
+    }
+
     @Test("cancelling while the decode or the transform runs: cancelled at once, nothing stored")
     func cancelDuringDecodeAndTransform() async throws {
         let harness = try ManagerHarness()

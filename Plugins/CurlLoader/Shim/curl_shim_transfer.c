@@ -4,8 +4,10 @@
  * completion.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "curl_shim_internal.h"
 
@@ -208,7 +210,12 @@ webimage_status curl_shim_transfer_prepare(webimage_load_task *task, CURLSH *sha
    * (whole seconds). */
     SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
     SET(CURLOPT_LOW_SPEED_TIME, (long)((idle_ms + 999) / 1000));
-    SET(CURLOPT_PIPEWAIT, 1L);
+    /* Waiting for a connection that may turn out to multiplex pays only where HTTP/2 can come
+     * (https with HTTP/2 allowed): a plain http:// connection is HTTP/1.1, and a transfer waiting
+     * for it waits until the transfer on it ends (a second image held behind a slow first one
+     * to the same host). */
+    bool multiplexes = (task->flags & WEBIMAGE_LOAD_ALLOW_HTTP2) && strncasecmp(task->url, "https://", 8) == 0;
+    SET(CURLOPT_PIPEWAIT, multiplexes ? 1L : 0L);
     SET(CURLOPT_BUFFERSIZE, CURL_SHIM_BUFFER_SIZE);
     SET(CURLOPT_HTTP_VERSION,
         (task->flags & WEBIMAGE_LOAD_ALLOW_HTTP2) ? (long)CURL_HTTP_VERSION_2TLS : (long)CURL_HTTP_VERSION_1_1);

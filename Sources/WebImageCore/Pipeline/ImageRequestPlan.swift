@@ -135,7 +135,9 @@ struct ImageRequestPlan: Sendable {
         var key = transformKey(chain.count) + "|f\(options.intersection(flags).rawValue)|s\(scale)"
         key += "|k" + (baseKey ?? "-")
         key += "|c" + (cache.map(identity) ?? "-") + (originalCache.map(identity) ?? "-")
-        key += "|t\(storeCacheType)\(originalStoreCacheType)\(queryCacheType)\(originalQueryCacheType)"
+        key +=
+            "|t" + storeCacheType.keyLetter + originalStoreCacheType.keyLetter + queryCacheType.keyLetter
+            + originalQueryCacheType.keyLetter
         key += "|z" + (serializer.map(identity) ?? "-")
         if let encodeOptions { key += "|e\(encodeOptions.format)\(encodeOptions.quality)\(encodeOptions.lossless)" }
         return key
@@ -153,7 +155,26 @@ struct ImageRequestPlan: Sendable {
 /// A string naming one instance: its object identity for a class, a new one each time for a value.
 func identity(_ value: Any) -> String {
     guard type(of: value) is AnyClass else { return "v\(valueIdentities.add(1, ordering: .relaxed).newValue)" }
-    return String(UInt(bitPattern: ObjectIdentifier(value as AnyObject).hashValue), radix: 36)
+    return identity(value as AnyObject)
+}
+
+/// The identity string of an object, without bridging it through `Any` first (which costs
+/// more than the rest of a request's keys).
+func identity(_ object: AnyObject) -> String {
+    String(UInt(bitPattern: ObjectIdentifier(object).hashValue), radix: 36)
+}
+
+extension ImageCacheType {
+    /// One letter per case for coalescing keys (interpolating the case name reflects on the
+    /// value at run time, several microseconds per request).
+    fileprivate var keyLetter: String {
+        switch self {
+        case .none: "n"
+        case .memory: "m"
+        case .disk: "d"
+        case .all: "a"
+        }
+    }
 }
 
 private let valueIdentities = Atomic<Int>(0)

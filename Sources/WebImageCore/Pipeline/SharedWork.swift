@@ -19,6 +19,9 @@ enum WorkEvent<Value: Sendable>: Sendable {
 final class SharedWork<Value: Sendable>: Sendable {
     typealias Handler = @Sendable (WorkEvent<Value>) -> Void
 
+    /// Read with closures, not key paths: a key path into this generic class's nested type is
+    /// instantiated at run time on every use (its generic arguments demangled), which cost
+    /// more per image than the rest of the manager's bookkeeping.
     private struct Subscriber {
         var priority: DownloadRequest.Priority
         let handler: Handler
@@ -85,7 +88,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     private func raisePriority(_ state: inout State) -> (
         @Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority
     )? {
-        let highest = state.subscribers.values.map(\.priority).max() ?? .low
+        let highest = state.subscribers.values.map { $0.priority }.max() ?? .low
         guard highest != state.priority else { return nil }
         state.priority = highest
         return state.onPriority.map { ($0, highest) }
@@ -126,12 +129,12 @@ final class SharedWork<Value: Sendable>: Sendable {
             guard !state.finished else { return [] }
             if case .finished = event {
                 state.finished = true
-                let handlers = state.subscribers.values.map(\.handler)
+                let handlers = state.subscribers.values.map { $0.handler }
                 state.subscribers.removeAll()
                 return handlers
             }
             if case .intermediate(let value) = event { state.intermediate = value }
-            return state.subscribers.values.map(\.handler)
+            return state.subscribers.values.map { $0.handler }
         }
         if case .finished = event { unregister(self) }
         for handler in handlers { handler(event) }
