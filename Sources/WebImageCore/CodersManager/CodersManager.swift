@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 
 /// Chooses a coder for each image, like SDWebImage's coders manager.
 ///
@@ -9,7 +8,7 @@ import Synchronization
 /// accepts the bytes is used. Plugins are loaded only when they become a candidate, and
 /// a plugin that fails to load is logged and skipped.
 public final class CodersManager: Sendable {
-    private let entries = Mutex<[CoderRegistration]>([])
+    private let entries = TrackedMutex<[CoderRegistration]>([])
     let logger: Logger
 
     /// - Parameter logger: where skipped plugins are reported. Default label `webimage.coders`.
