@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WebImageCLISupport
 import WebImageCore
 
@@ -85,7 +84,7 @@ struct PrefetchCommand: PluginHostCommand {
 /// A one-line progress bar on standard error for `webimage prefetch`, redrawn at most ten times a second.
 final class PrefetchProgressBar: Sendable {
     private let total: Int
-    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+    private let lastDraw = TrackedMutex<ContinuousClock.Instant?>(nil)
 
     init(total: Int) {
         self.total = total
