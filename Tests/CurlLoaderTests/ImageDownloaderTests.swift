@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -313,7 +312,7 @@ extension CurlLoaderTests {
 
 /// Completions of token-based downloads, awaited by a test without blocking a thread.
 final class Completions: Sendable {
-    private let results = Mutex<(all: [Result<DownloadResult, ImageLoadingError>], taken: Int)>(([], 0))
+    private let results = TrackedMutex<(all: [Result<DownloadResult, ImageLoadingError>], taken: Int)>(([], 0))
 
     var record: @Sendable (Result<DownloadResult, ImageLoadingError>) -> Void {
         { [self] result in results.withLock { $0.all.append(result) } }

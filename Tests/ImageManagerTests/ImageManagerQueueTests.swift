@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -9,7 +8,7 @@ import WebImageTestSupport
 struct ImageManagerQueueTests {
     /// Counts how many calls run at once; each call waits until released or `hold` passes.
     final class Concurrency: Sendable {
-        private let state = Mutex((running: 0, most: 0, calls: 0))
+        private let state = TrackedMutex((running: 0, most: 0, calls: 0))
         let hold: Duration
 
         init(hold: Duration) { self.hold = hold }

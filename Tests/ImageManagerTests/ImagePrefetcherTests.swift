@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -9,8 +8,8 @@ import WebImageTestSupport
 struct ImagePrefetcherTests {
     /// Collects a prefetch's progress reports and its completion.
     final class Reports: Sendable {
-        let progress = Mutex<[PrefetchProgress]>([])
-        let completion = Mutex<[PrefetchProgress]>([])
+        let progress = TrackedMutex<[PrefetchProgress]>([])
+        let completion = TrackedMutex<[PrefetchProgress]>([])
 
         var onProgress: @Sendable (PrefetchProgress) -> Void {
             { value in self.progress.withLock { $0.append(value) } }

@@ -149,9 +149,9 @@ enum TestImages {
 
 /// Collects what a request delivered, in order.
 final class Recorder: Sendable {
-    private let events = Mutex<[String]>([])
-    private let results = Mutex<[Result<ImageResult, ImageManagerError>]>([])
-    private let partials = Mutex<[DecodedImage]>([])
+    private let events = TrackedMutex<[String]>([])
+    private let results = TrackedMutex<[Result<ImageResult, ImageManagerError>]>([])
+    private let partials = TrackedMutex<[DecodedImage]>([])
 
     var progress: @Sendable (ImageEvent) -> Void {
         { event in

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 
 @testable import WebImageCore
@@ -65,7 +64,7 @@ struct StubCoder: ImageCoder {
     }
 
     @Test func lazyCodersAreResolvedOnlyWhenTheyAreCandidates() throws {
-        let resolved = Mutex<[String]>([])
+        let resolved = TrackedMutex<[String]>([])
         let manager = CodersManager()
         for (name, pattern) in [("png", "89504e47"), ("jpeg", "ffd8ff")] {
             manager.register(
