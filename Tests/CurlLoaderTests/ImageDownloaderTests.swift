@@ -127,7 +127,11 @@ extension CurlLoaderTests {
         @Test func asyncDownloadHonoursTaskCancellation() async throws {
             let downloader = downloader()
             let task = Task { try await downloader.download(DownloadRequest(url: server.http + "/slow/slow.bin")) }
-            try await Task.sleep(for: .milliseconds(200))
+            // The download is under way (slow.bin takes 3 s at nginx's 20 kB/s) once the downloader has it.
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(60)
+            while downloader.activeCount == 0 && clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(downloader.activeCount == 1)
             task.cancel()
             do {
                 _ = try await task.value
