@@ -29,7 +29,7 @@ struct WriterProcess {
     }
 
     /// Waits until a `write` writer has stored its first entry (it prints "stored"), at most
-    /// `timeout` seconds (a bound for a writer that hangs; a TSan build is many times slower).
+    /// `timeout` (default 120 s: a bound for a writer that hangs, well above a TSan build's start).
     /// - Throws: ``HarnessError`` when the writer ends or the time runs out first.
     func waitForFirstEntry(timeout: Duration = .seconds(120)) throws {
         let expected = Array("stored\n".utf8)
