@@ -19,7 +19,7 @@ struct ImagePrefetcherTests {
         }
 
         func waitForCompletion(seconds: Double = 120) async -> [PrefetchProgress] {
-            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+            let deadline = ContinuousClock.now + HangBound.scaled(.milliseconds(Int(seconds * 1000)))
             while completion.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(10))
             }
