@@ -6,12 +6,20 @@ import WebImageTestSupport
 /// How wide the decode and transform stages run, and cancelling while they run.
 @Suite("ImageManager queues and cancellation points", .serialized)
 struct ImageManagerQueueTests {
-    /// Counts how many calls run at once; each call waits until released or `hold` passes.
+    /// Counts how many calls run at once. Each call waits until `width` calls have run at once
+    /// (at most ``HangBound`` of 60 s), then `hold` more: a stage allowed `width` calls at once
+    /// is seen running that many however slowly its inputs arrive (a TSan build, a loaded
+    /// machine), and a stage that would run more has the time to show it.
     final class Concurrency: Sendable {
         private let state = TrackedMutex((running: 0, most: 0, calls: 0))
         let hold: Duration
+        let width: Int
 
-        init(hold: Duration) { self.hold = hold }
+        /// `width` defaults to 1: a call holds for `hold` only.
+        init(hold: Duration, width: Int = 1) {
+            self.hold = hold
+            self.width = width
+        }
 
         var most: Int { state.withLock { $0.most } }
         var calls: Int { state.withLock { $0.calls } }
@@ -22,6 +30,8 @@ struct ImageManagerQueueTests {
                 state.calls += 1
                 state.most = max(state.most, state.running)
             }
+            let deadline = ContinuousClock.now + HangBound.scaled(.seconds(60))
+            while most < width, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
             Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
             state.withLock { $0.running -= 1 }
         }
@@ -63,7 +73,7 @@ struct ImageManagerQueueTests {
         configuration.maxConcurrentDecodes = 1
         let harness = try ManagerHarness(configuration: configuration)
         #expect(ImageManagerConfiguration().maxConcurrentTransforms == 2)
-        let transforms = Concurrency(hold: .milliseconds(100))
+        let transforms = Concurrency(hold: .milliseconds(100), width: 2)
         var transformContext = ImageContext()
         transformContext.transformer = SlowTransformer(concurrency: transforms, name: "t")
         transformContext.coder = SlowCoder(concurrency: Concurrency(hold: .zero))
