@@ -7,11 +7,12 @@ import WebImageTestSupport
 @Suite("ImageManager queues and cancellation points", .serialized)
 struct ImageManagerQueueTests {
     /// Counts how many calls run at once. Each call waits until `width` calls have run at once
-    /// (at most ``HangBound`` of 60 s), then `hold` more: a stage allowed `width` calls at once
-    /// is seen running that many however slowly its inputs arrive (a TSan build, a loaded
-    /// machine), and a stage that would run more has the time to show it.
+    /// (at most ``HangBound`` of 60 s), then until ``release()`` or `hold` more: a stage allowed
+    /// `width` calls at once is seen running that many however slowly its inputs arrive (a TSan
+    /// build, a loaded machine), a stage that would run more has the time to show it, and a
+    /// test can cancel while a call surely runs.
     final class Concurrency: Sendable {
-        private let state = TrackedMutex((running: 0, most: 0, calls: 0))
+        private let state = TrackedMutex((running: 0, most: 0, calls: 0, released: false))
         let hold: Duration
         let width: Int
 
@@ -24,6 +25,9 @@ struct ImageManagerQueueTests {
         var most: Int { state.withLock { $0.most } }
         var calls: Int { state.withLock { $0.calls } }
 
+        /// Ends the wait of every call, now and later.
+        func release() { state.withLock { $0.released = true } }
+
         func enter() {
             state.withLock { state in
                 state.running += 1
@@ -32,7 +36,8 @@ struct ImageManagerQueueTests {
             }
             let deadline = ContinuousClock.now + HangBound.scaled(.seconds(60))
             while most < width, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
-            Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
+            let held = ContinuousClock.now + hold
+            while !state.withLock({ $0.released }), ContinuousClock.now < held { Thread.sleep(forTimeInterval: 0.001) }
             state.withLock { $0.running -= 1 }
         }
     }
@@ -105,7 +110,8 @@ struct ImageManagerQueueTests {
     @Test("cancelling while the decode or the transform runs: cancelled at once, nothing stored")
     func cancelDuringDecodeAndTransform() async throws {
         let harness = try ManagerHarness()
-        let decodes = Concurrency(hold: .milliseconds(600))
+        // Each call holds until released: the cancel surely comes while it runs.
+        let decodes = Concurrency(hold: HangBound.scaled(.seconds(60)))
         var decodeContext = ImageContext()
         decodeContext.coder = SlowCoder(concurrency: decodes)
         let url = harness.url("icon.png")
@@ -114,10 +120,11 @@ struct ImageManagerQueueTests {
         while decodes.calls == 0 { try await Task.sleep(for: .milliseconds(5)) }
         operation.cancel()
         #expect(recorder.completions.first?.errorKind == .cancelled)
+        decodes.release()
         await harness.manager.waitUntilIdle()
         #expect(try !harness.imageCache().disk.contains(url.absoluteString))
 
-        let transforms = Concurrency(hold: .milliseconds(600))
+        let transforms = Concurrency(hold: HangBound.scaled(.seconds(60)))
         var transformContext = ImageContext()
         transformContext.transformer = SlowTransformer(concurrency: transforms, name: "c")
         let wide = harness.url("wide.png")
@@ -125,6 +132,7 @@ struct ImageManagerQueueTests {
         let task = Task { try await harness.manager.image(for: wide, context: cancelling) }
         while transforms.calls == 0 { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
+        transforms.release()
         do {
             _ = try await task.value
             Issue.record("a cancelled transform completed")
