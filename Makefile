@@ -44,16 +44,32 @@ check-install:
 	sh Tests/Install/check-install.sh
 
 ## tsan: every target (the plugins too) built with ThreadSanitizer in .build-tsan, then every test
-## suite run under it; fails on any TSan report. The executables export the TSan entry points
-## (Tests/Sanitizers/tsan-exported-symbols.list) so that the instrumented plugins can be opened.
+## suite run under it; fails on a failing test or on any TSan report of any process. The executables
+## export the TSan entry points (Tests/Sanitizers/tsan-exported-symbols.list) so that the
+## instrumented plugins can be opened.
 TSAN_FLAGS := --sanitize=thread --scratch-path $(CURDIR)/.build-tsan \
 	-Xlinker --dynamic-list=$(CURDIR)/Tests/Sanitizers/tsan-exported-symbols.list
 # TSan's own handlers would turn a plugin's SIGSEGV in a worker into exit status 66, where the
 # crash-isolation tests expect the signal; a crash still ends the process that has it.
 TSAN_RUNTIME_OPTIONS := handle_segv=0 handle_sigbus=0 handle_sigfpe=0 handle_sigill=0
+# Every instrumented process of the run (the test runner, webimage, the plugin workers, the disk
+# cache writer) writes its reports to $(TSAN_REPORTS)/report.<pid>, not to its standard error: a
+# report in a child whose exit status or output no test looks at fails the run too.
+TSAN_REPORTS := $(CURDIR)/.build-tsan/reports
+# The tests' hang-check bounds are this many times longer under TSan (HangBound in
+# Tests/WebImageTestSupport); a bound only ends a wait that fails anyway.
+TSAN_TIME_SCALE ?= 5
 tsan: deps
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
-	TSAN_OPTIONS="$(TSAN_RUNTIME_OPTIONS) $$TSAN_OPTIONS" $(SWIFT) test --skip-build $(TSAN_FLAGS)
+	@rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
+	@TSAN_OPTIONS="$(TSAN_RUNTIME_OPTIONS) log_path=$(TSAN_REPORTS)/report $$TSAN_OPTIONS" \
+	  WEBIMAGE_TEST_TIME_SCALE=$(TSAN_TIME_SCALE) $(SWIFT) test --skip-build $(TSAN_FLAGS); status=$$?; \
+	if [ -n "$$(ls $(TSAN_REPORTS))" ]; then \
+	  cat $(TSAN_REPORTS)/*; \
+	  echo "make tsan: ThreadSanitizer reports: $$(cat $(TSAN_REPORTS)/* | grep -c '^WARNING: ThreadSanitizer'), processes with a report: $$(ls $(TSAN_REPORTS) | wc -l) (kept in $(TSAN_REPORTS))"; \
+	  exit 1; \
+	fi; \
+	exit $$status
 
 ## fuzz-smoke: builds every libFuzzer harness of Tests/Fuzz (.build-fuzz) and runs each for
 ## FUZZ_SECONDS (default 15) on its committed seeds and fixtures; fails on any finding

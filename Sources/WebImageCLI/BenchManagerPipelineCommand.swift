@@ -179,7 +179,7 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         let downloader = ImageDownloader(loaders: loaders, configuration: configuration)
         // Downloads complete on the loader's thread into a list; one worker thread per core
         // takes them from it, decodes and stores.
-        let pending = Mutex<[(url: String, bytes: [UInt8])?]>([])
+        let pending = TrackedMutex<[(url: String, bytes: [UInt8])?]>([])
         let available = DispatchSemaphore(value: 0)
         let remaining = Atomic<Int>(urls.count)
         let failures = Atomic<Int>(0)

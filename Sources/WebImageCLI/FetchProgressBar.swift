@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import WebImageCLISupport
+import WebImageCore
 
 /// A one-line progress bar on standard error: files done of total, bytes and rate,
 /// redrawn at most ten times a second.
@@ -14,7 +14,7 @@ final class FetchProgressBar: Sendable {
 
     private let total: Int
     private let started = ContinuousClock.now
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
 
     init(total: Int) {
         self.total = total

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// Runs the downloads of a ``FetchPlan``: each body goes to a temporary name in the output
@@ -11,7 +10,7 @@ struct FetchRun {
 
     /// Downloads everything and returns one report per URL, in the plan's order.
     func run(showProgress: Bool) -> [FetchReport] {
-        let reports = Mutex<[Int: FetchReport]>([:])
+        let reports = TrackedMutex<[Int: FetchReport]>([:])
         let bar = showProgress ? FetchProgressBar(total: plan.items.count) : nil
         let group = DispatchGroup()
         let writers = DispatchQueue(label: "webimage.fetch.write", attributes: .concurrent)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WebImageCLISupport
 import WebImageCore
 
@@ -86,7 +85,7 @@ struct PrefetchCommand: PluginHostCommand {
 /// at most ten times a second.
 final class PrefetchProgressBar: Sendable {
     private let total: Int
-    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+    private let lastDraw = TrackedMutex<ContinuousClock.Instant?>(nil)
 
     init(total: Int) {
         self.total = total

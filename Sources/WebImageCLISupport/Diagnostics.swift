@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import WebImageCore
 
 /// Standard-error output and logging set-up shared by every command.
@@ -11,9 +10,9 @@ import WebImageCore
 /// `error:` and `note:` lines, which go to the original standard error.
 public enum Diagnostics {
     /// Where the tool's own messages and its log go: the original standard error.
-    private static let output = Mutex<Int32>(2)
+    private static let output = TrackedMutex<Int32>(2)
     /// The capture of descriptor 2, once installed.
-    private static let capture = Mutex<StandardErrorCapture?>(nil)
+    private static let capture = TrackedMutex<StandardErrorCapture?>(nil)
 
     /// Captures descriptor 2 (when possible) and routes swift-log to the original standard
     /// error at warning level when `verbose`, and nowhere otherwise. Call once, before any

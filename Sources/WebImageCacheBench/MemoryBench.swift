@@ -1,6 +1,5 @@
 import ArgumentParser
 import MemoryCache
-import Synchronization
 import WebImageCore
 
 /// Nuke's memory cache workload: 100,000 lookups over 2,000 keys, through the memory plugin's
@@ -19,7 +18,7 @@ struct MemoryBench: ParsableCommand {
     func run() throws {
         let keys = (0..<2000).map { "https://example.com/images/\($0).jpg" }
         let cache = try MemoryCachePlugin.backend().make(["max-cost": "0", "policy": policy])
-        let reference = Mutex<[String: Image]>([:])
+        let reference = TrackedMutex<[String: Image]>([:])
         for key in keys {
             let image = Image(bytes: 1000)
             try cache.setValue(image, forKey: key, cost: 1000)

@@ -1,4 +1,3 @@
-import Synchronization
 import WebImageCore
 
 /// A ``PixelAllocator`` that remembers the blocks it handed out and has not had back, for
@@ -10,12 +9,16 @@ public struct RecordingAllocator: Sendable {
     public let allocator: PixelAllocator
     private let ledger: Ledger
 
-    public init() {
+    /// - Parameter byteLimit: a request over this many bytes is recorded and refused (answered
+    ///   with nil, as a host over its memory budget answers) instead of allocated; default nil,
+    ///   no limit.
+    public init(refusingRequestsOver byteLimit: Int? = nil) {
         let ledger = Ledger()
         self.ledger = ledger
         allocator = PixelAllocator(
             allocate: { byteCount, alignment in
                 ledger.record(requested: byteCount)
+                if let byteLimit, byteCount > byteLimit { return nil }
                 let block = PixelAllocator.system.allocate(byteCount, alignment)
                 if let block { ledger.record(allocated: block) }
                 return block
@@ -51,7 +54,7 @@ public struct RecordingAllocator: Sendable {
             var largestRequest = 0
         }
 
-        let state = Mutex(State())
+        let state = TrackedMutex(State())
 
         func record(requested byteCount: Int) {
             state.withLock { $0.largestRequest = max($0.largestRequest, byteCount) }

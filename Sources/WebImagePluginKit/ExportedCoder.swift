@@ -1,5 +1,4 @@
 import CWebImagePlugin
-import Synchronization
 import WebImageCore
 
 /// The one coder a plugin library exports, with the host it was given.
@@ -7,7 +6,7 @@ struct ExportedCoder: Sendable {
     let coder: any ImageCoder
     let allocator: PixelAllocator
 
-    private static let current = Mutex<ExportedCoder?>(nil)
+    private static let current = TrackedMutex<ExportedCoder?>(nil)
 
     /// Installs the coder; the first installation wins for the life of the process.
     static func install(_ exported: ExportedCoder) {

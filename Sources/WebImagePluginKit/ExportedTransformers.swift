@@ -1,5 +1,4 @@
 import CWebImagePlugin
-import Synchronization
 import WebImageCore
 
 /// The transformers a plugin library exports, with the host's allocator for their output.
@@ -9,7 +8,7 @@ struct ExportedTransformers: Sendable {
     let make: @Sendable (String, [(key: String, value: String)]) throws(ImageTransformError) -> any ImageTransformer
     let allocator: PixelAllocator
 
-    private static let current = Mutex<ExportedTransformers?>(nil)
+    private static let current = TrackedMutex<ExportedTransformers?>(nil)
 
     /// The same transformers, with their output in memory from `allocator`.
     func allocating(from allocator: PixelAllocator) -> ExportedTransformers {

@@ -1,5 +1,4 @@
 import CWebImagePlugin
-import Synchronization
 import WebImageCore
 
 #if canImport(Glibc)
@@ -158,7 +157,7 @@ public enum PluginExport {
 /// The one descriptor of this library, kept for the life of the process.
 enum PublishedDescriptor {
     /// The descriptor's address; the memory it points at is never freed or changed once published.
-    private static let address = Mutex<UInt?>(nil)
+    private static let address = TrackedMutex<UInt?>(nil)
 
     /// The published descriptor, built by `build` on the first call only.
     static func publish(

@@ -1,6 +1,5 @@
 import CurlLoader
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -151,7 +150,7 @@ extension CurlLoaderTests {
 
 /// Body bytes collected from events.
 final class BodyCollector: Sendable {
-    private let storage = Mutex<[UInt8]>([])
+    private let storage = TrackedMutex<[UInt8]>([])
     func take(_ event: LoadEvent) {
         if case .data(let chunk) = event { storage.withLock { $0 += chunk } }
     }

@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// Records a transfer's events from the loader's thread and lets a test wait for its end.
 final class EventRecorder: Sendable {
-    private let state = Mutex<(events: [LoadEvent], dataBytes: Int)>(([], 0))
+    private let state = TrackedMutex<(events: [LoadEvent], dataBytes: Int)>(([], 0))
     private let done = DispatchSemaphore(value: 0)
 
     var handler: @Sendable (LoadEvent) -> Void {

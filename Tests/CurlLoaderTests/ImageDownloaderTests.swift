@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -128,7 +127,11 @@ extension CurlLoaderTests {
         @Test func asyncDownloadHonoursTaskCancellation() async throws {
             let downloader = downloader()
             let task = Task { try await downloader.download(DownloadRequest(url: server.http + "/slow/slow.bin")) }
-            try await Task.sleep(for: .milliseconds(200))
+            // The download is under way (slow.bin takes 3 s at nginx's 20 kB/s) once the downloader has it.
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(60)
+            while downloader.activeCount == 0 && clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(downloader.activeCount == 1)
             task.cancel()
             do {
                 _ = try await task.value
@@ -313,7 +316,7 @@ extension CurlLoaderTests {
 
 /// Completions of token-based downloads, awaited by a test without blocking a thread.
 final class Completions: Sendable {
-    private let results = Mutex<(all: [Result<DownloadResult, ImageLoadingError>], taken: Int)>(([], 0))
+    private let results = TrackedMutex<(all: [Result<DownloadResult, ImageLoadingError>], taken: Int)>(([], 0))
 
     var record: @Sendable (Result<DownloadResult, ImageLoadingError>) -> Void {
         { [self] result in results.withLock { $0.all.append(result) } }

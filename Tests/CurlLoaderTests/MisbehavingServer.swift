@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import WebImageCore
 import WebImageTestSupport
 
 #if canImport(Glibc)
@@ -14,8 +14,8 @@ import WebImageTestSupport
 final class MisbehavingServer: Sendable {
     let port: Int
     private let listener: Int32
-    private let connections = Mutex<Set<Int32>>([])
-    private let stopped = Mutex(false)
+    private let connections = TrackedMutex<Set<Int32>>([])
+    private let stopped = TrackedMutex(false)
     /// 50 MB of zeros, gzip-compressed at test time.
     private let bomb: [UInt8]
 

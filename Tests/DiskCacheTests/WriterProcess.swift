@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// The `DiskCacheWriter` child (Tests/DiskCacheWriter), run from the build folder next to this test binary.
 struct WriterProcess {
@@ -25,6 +26,31 @@ struct WriterProcess {
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         try process.run()
+    }
+
+    /// Waits until a `write` writer has stored its first entry (it prints "stored"), at most
+    /// `timeout` (default 120 s: a bound for a writer that hangs, well above a TSan build's start).
+    /// - Throws: ``HarnessError`` when the writer ends or the time runs out first.
+    func waitForFirstEntry(timeout: Duration = .seconds(120)) throws {
+        let expected = Array("stored\n".utf8)
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        while received.count < expected.count {
+            guard ContinuousClock.now < deadline else {
+                throw HarnessError("the disk cache writer stored nothing within \(timeout)")
+            }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            var byte: UInt8 = 0
+            guard read(descriptor, &byte, 1) == 1 else {
+                throw HarnessError("the disk cache writer ended before storing an entry")
+            }
+            received.append(byte)
+        }
+        guard received == expected else {
+            throw HarnessError("the disk cache writer printed \(String(decoding: received, as: UTF8.self))")
+        }
     }
 
     /// Kills the writer with SIGKILL and waits for it.

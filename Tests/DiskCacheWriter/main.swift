@@ -1,7 +1,8 @@
 // A child process for the disk cache's crash and two-process tests:
 //
 //   DiskCacheWriter write DIRECTORY MAX-SIZE SEED ITERATIONS
-//       writes ITERATIONS entries of keys k0...k199 in the order SEED gives (forever when 0)
+//       writes ITERATIONS entries of keys k0...k199 in the order SEED gives (forever when 0);
+//       prints "stored" once its first entry is in the cache
 //   DiskCacheWriter verify DIRECTORY MAX-SIZE
 //       reads every key and prints "present=N bad=N bytes=N count=N"
 //
@@ -63,6 +64,7 @@ do {
             try cache.store(
                 value(key: key, round: round), extendedData: extendedData(key: key, round: round), forKey: "k\(key)")
             written += 1
+            if written == 1 { FileHandle.standardOutput.write(Data("stored\n".utf8)) }
         }
     case "verify":
         var present = 0

@@ -4,7 +4,6 @@ import GIFCoder
 import JPEGCoder
 import MemoryCache
 import PNGCoder
-import Synchronization
 import WebImageCore
 
 /// An image cache over the real memory and disk plugins (linked in-process) and the PNG and
@@ -49,8 +48,8 @@ let gifMagic = Data("GIF89a".utf8)
 
 /// Counts calls, to check a completion runs exactly once.
 final class CallCounter: Sendable {
-    private let count = Mutex(0)
-    private let last = Mutex<String?>(nil)
+    private let count = TrackedMutex(0)
+    private let last = TrackedMutex<String?>(nil)
     func record(_ text: String) {
         count.withLock { $0 += 1 }
         last.withLock { $0 = text }

@@ -176,7 +176,7 @@ struct ImageManagerCoalescingTests {
     /// Waits (at most 120 s, a bound for a loaded machine) until `manager`'s downloader holds
     /// `count` downloads, running or queued.
     func waitForDownloads(_ count: Int, in manager: ImageManager) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + HangBound.scaled(.seconds(120))
         while manager.downloader.activeCount < count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -310,7 +310,7 @@ struct ImageManagerFlowTests {
 
         let recorder = Recorder()
         let operation = harness.manager.load(harness.url("icon.png"), context: context, completed: recorder.completed)
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + HangBound.scaled(.seconds(120))
         while gated.queryCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(gated.queryCount == 1)
         operation.cancel()

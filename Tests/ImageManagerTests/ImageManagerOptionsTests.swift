@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -96,7 +95,7 @@ struct ImageManagerOptionsTests {
         let url = harness.url("icon.png")
         _ = try await harness.manager.image(for: url, options: .waitStoreCache)
         let caller = pthread_self()
-        let onCaller = Mutex<Bool?>(nil)
+        let onCaller = TrackedMutex<Bool?>(nil)
         let recorder = Recorder()
         harness.manager.load(url, options: .queryMemoryDataSync) { result in
             onCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 }
@@ -107,7 +106,7 @@ struct ImageManagerOptionsTests {
 
         let other = try harness.makeManager()
         let diskRecorder = Recorder()
-        let diskOnCaller = Mutex<Bool?>(nil)
+        let diskOnCaller = TrackedMutex<Bool?>(nil)
         other.load(url, options: .queryDiskDataSync) { result in
             diskOnCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 }
             diskRecorder.completed(result)

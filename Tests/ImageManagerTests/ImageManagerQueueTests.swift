@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -7,15 +6,27 @@ import WebImageTestSupport
 /// How wide the decode and transform stages run, and cancelling while they run.
 @Suite("ImageManager queues and cancellation points", .serialized)
 struct ImageManagerQueueTests {
-    /// Counts how many calls run at once; each call waits until released or `hold` passes.
+    /// Counts how many calls run at once. Each call waits until `width` calls have run at once
+    /// (at most ``HangBound`` of 60 s), then until ``release()`` or `hold` more: a stage allowed
+    /// `width` calls at once is seen running that many however slowly its inputs arrive (a TSan
+    /// build, a loaded machine), a stage that would run more has the time to show it, and a
+    /// test can cancel while a call surely runs.
     final class Concurrency: Sendable {
-        private let state = Mutex((running: 0, most: 0, calls: 0))
+        private let state = TrackedMutex((running: 0, most: 0, calls: 0, released: false))
         let hold: Duration
+        let width: Int
 
-        init(hold: Duration) { self.hold = hold }
+        /// `width` defaults to 1: a call holds for `hold` only.
+        init(hold: Duration, width: Int = 1) {
+            self.hold = hold
+            self.width = width
+        }
 
         var most: Int { state.withLock { $0.most } }
         var calls: Int { state.withLock { $0.calls } }
+
+        /// Ends the wait of every call, now and later.
+        func release() { state.withLock { $0.released = true } }
 
         func enter() {
             state.withLock { state in
@@ -23,7 +34,10 @@ struct ImageManagerQueueTests {
                 state.calls += 1
                 state.most = max(state.most, state.running)
             }
-            Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
+            let deadline = ContinuousClock.now + HangBound.scaled(.seconds(60))
+            while most < width, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            let held = ContinuousClock.now + hold
+            while !state.withLock({ $0.released }), ContinuousClock.now < held { Thread.sleep(forTimeInterval: 0.001) }
             state.withLock { $0.running -= 1 }
         }
     }
@@ -64,7 +78,7 @@ struct ImageManagerQueueTests {
         configuration.maxConcurrentDecodes = 1
         let harness = try ManagerHarness(configuration: configuration)
         #expect(ImageManagerConfiguration().maxConcurrentTransforms == 2)
-        let transforms = Concurrency(hold: .milliseconds(100))
+        let transforms = Concurrency(hold: .milliseconds(100), width: 2)
         var transformContext = ImageContext()
         transformContext.transformer = SlowTransformer(concurrency: transforms, name: "t")
         transformContext.coder = SlowCoder(concurrency: Concurrency(hold: .zero))
@@ -117,7 +131,8 @@ struct ImageManagerQueueTests {
     @Test("cancelling while the decode or the transform runs: cancelled at once, nothing stored")
     func cancelDuringDecodeAndTransform() async throws {
         let harness = try ManagerHarness()
-        let decodes = Concurrency(hold: .milliseconds(600))
+        // Each call holds until released: the cancel surely comes while it runs.
+        let decodes = Concurrency(hold: HangBound.scaled(.seconds(60)))
         var decodeContext = ImageContext()
         decodeContext.coder = SlowCoder(concurrency: decodes)
         let url = harness.url("icon.png")
@@ -126,10 +141,11 @@ struct ImageManagerQueueTests {
         while decodes.calls == 0 { try await Task.sleep(for: .milliseconds(5)) }
         operation.cancel()
         #expect(recorder.completions.first?.errorKind == .cancelled)
+        decodes.release()
         await harness.manager.waitUntilIdle()
         #expect(try !harness.imageCache().disk.contains(url.absoluteString))
 
-        let transforms = Concurrency(hold: .milliseconds(600))
+        let transforms = Concurrency(hold: HangBound.scaled(.seconds(60)))
         var transformContext = ImageContext()
         transformContext.transformer = SlowTransformer(concurrency: transforms, name: "c")
         let wide = harness.url("wide.png")
@@ -137,6 +153,7 @@ struct ImageManagerQueueTests {
         let task = Task { try await harness.manager.image(for: wide, context: cancelling) }
         while transforms.calls == 0 { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
+        transforms.release()
         do {
             _ = try await task.value
             Issue.record("a cancelled transform completed")

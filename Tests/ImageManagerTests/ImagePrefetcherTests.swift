@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -9,8 +8,8 @@ import WebImageTestSupport
 struct ImagePrefetcherTests {
     /// Collects a prefetch's progress reports and its completion.
     final class Reports: Sendable {
-        let progress = Mutex<[PrefetchProgress]>([])
-        let completion = Mutex<[PrefetchProgress]>([])
+        let progress = TrackedMutex<[PrefetchProgress]>([])
+        let completion = TrackedMutex<[PrefetchProgress]>([])
 
         var onProgress: @Sendable (PrefetchProgress) -> Void {
             { value in self.progress.withLock { $0.append(value) } }
@@ -20,7 +19,7 @@ struct ImagePrefetcherTests {
         }
 
         func waitForCompletion(seconds: Double = 120) async -> [PrefetchProgress] {
-            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+            let deadline = ContinuousClock.now + HangBound.scaled(.milliseconds(Int(seconds * 1000)))
             while completion.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(10))
             }

@@ -155,9 +155,9 @@ enum TestImages {
 
 /// Collects what a request delivered, in order.
 final class Recorder: Sendable {
-    private let events = Mutex<[String]>([])
-    private let results = Mutex<[Result<ImageResult, ImageManagerError>]>([])
-    private let partials = Mutex<[DecodedImage]>([])
+    private let events = TrackedMutex<[String]>([])
+    private let results = TrackedMutex<[Result<ImageResult, ImageManagerError>]>([])
+    private let partials = TrackedMutex<[DecodedImage]>([])
 
     var progress: @Sendable (ImageEvent) -> Void {
         { event in
@@ -176,9 +176,10 @@ final class Recorder: Sendable {
     var completions: [Result<ImageResult, ImageManagerError>] { results.withLock { $0 } }
     var partialImages: [DecodedImage] { partials.withLock { $0 } }
 
-    /// Waits up to `seconds` for `count` completions (a bound for a loaded machine, not a timing check).
+    /// Waits up to `seconds` (times ``HangBound/scale``) for `count` completions (a bound for a
+    /// loaded machine, not a timing check).
     func wait(for count: Int, seconds: Double = 120) async -> [Result<ImageResult, ImageManagerError>] {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let deadline = ContinuousClock.now + HangBound.scaled(.milliseconds(Int(seconds * 1000)))
         while completions.count < count, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -34,7 +33,7 @@ import WebImageTestSupport
 
     /// The folders of the hosts made so far: a host reads its plugins' files when it opens them,
     /// long after the test's last use of the folder.
-    static let keepAlive = Mutex<[PluginsFolder]>([])
+    static let keepAlive = TrackedMutex<[PluginsFolder]>([])
 
     /// The error `body` throws, which must be an ``ImageCodingError``.
     func codingError(_ body: () throws -> Void) throws -> ImageCodingError {
@@ -230,7 +229,7 @@ import WebImageTestSupport
 
 /// Log messages recorded by ``RecordingLogHandler``.
 final class LogRecords: Sendable {
-    private let recorded = Mutex<[String]>([])
+    private let recorded = TrackedMutex<[String]>([])
     var messages: [String] { recorded.withLock { $0 } }
     func append(_ message: String) { recorded.withLock { $0.append(message) } }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -13,7 +12,7 @@ import WebImageTestSupport
 @Suite struct IsolatedAnimationEncoderTests {
     /// The folders of the hosts made so far: a host reads its plugins' files when it opens
     /// them, long after the test's last use of the folder.
-    static let keepAlive = Mutex<[PluginsFolder]>([])
+    static let keepAlive = TrackedMutex<[PluginsFolder]>([])
 
     /// A host over a folder with the bundled GIF, PNG and WebP plugins, under `policy`.
     func bundledHost(_ policy: PluginIsolation.Policy) throws -> PluginHost {

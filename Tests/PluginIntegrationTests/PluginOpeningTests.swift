@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -37,7 +36,7 @@ import WebImageTestSupport
         try folder.writeFixtureManifest(name: "slow_entry", library: "libslow_entry.so")
         let host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]))
         let openers = 4
-        let outcomes = Mutex<[Result<UInt, PluginFault>]>([])
+        let outcomes = TrackedMutex<[Result<UInt, PluginFault>]>([])
         let finished = DispatchGroup()
         for _ in 0..<openers {
             finished.enter()

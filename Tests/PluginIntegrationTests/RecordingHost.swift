@@ -9,7 +9,7 @@ import WebImageCore
 /// and its record are never freed.
 final class RecordingHost: Sendable {
     /// The blocks allocated and not yet freed through this host, by address.
-    private let live = Mutex<Set<UInt>>([])
+    private let live = TrackedMutex<Set<UInt>>([])
     /// How many blocks this host allocated, freed or not.
     private let allocations = Atomic<Int>(0)
 

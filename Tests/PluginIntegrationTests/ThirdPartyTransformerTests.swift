@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -120,7 +119,7 @@ import WebImageTestSupport
     @Test func oneInstanceServesConcurrentTransforms() throws {
         let transformer = try host.makeTransformer(named: "pixelate", parameters: [(key: "block", value: "2")])
         let image = try sample()
-        let outputs = Mutex<[[UInt8]]>([])
+        let outputs = TrackedMutex<[[UInt8]]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let bytes = (try? transformer.transform(image).packedBytes()) ?? []
             outputs.withLock { $0.append(bytes) }

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -13,7 +12,7 @@ import WebImageTestSupport
         let host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]))
         let coder = try #require(try host.open("serial_only").coder)
         #expect(!coder.isThreadSafe)
-        let failures = Mutex<[String]>([])
+        let failures = TrackedMutex<[String]>([])
         let bytes = Array("FIXT".utf8)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             do {

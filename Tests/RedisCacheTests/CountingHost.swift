@@ -1,12 +1,11 @@
 import CWebImagePlugin
-import Synchronization
 import WebImageCore
 
 /// A `webimage_host` whose allocator is the standard host's and whose log keeps every line, to
 /// check what a plugin logs.
 enum CountingHost {
     /// The lines logged through ``host`` with their levels.
-    static let lines = Mutex<[(level: Int32, message: String)]>([])
+    static let lines = TrackedMutex<[(level: Int32, message: String)]>([])
 
     nonisolated(unsafe) static let host: UnsafePointer<webimage_host> = {
         let host = UnsafeMutablePointer<webimage_host>.allocate(capacity: 1)

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 
 @testable import WebImageCore
@@ -129,7 +128,7 @@ struct UnanswerableCoder: ImageCoder {
     }
 
     @Test func lazyCodersAreResolvedOnlyWhenTheyAreCandidates() throws {
-        let resolved = Mutex<[String]>([])
+        let resolved = TrackedMutex<[String]>([])
         let manager = CodersManager()
         for (name, pattern) in [("png", "89504e47"), ("jpeg", "ffd8ff")] {
             manager.register(

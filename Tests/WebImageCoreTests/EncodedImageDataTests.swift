@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 import WebImageCoderVerifier
 import WebImageCore
@@ -6,7 +5,7 @@ import WebImageCore
 @Suite struct EncodedImageDataTests {
     @Test("taken memory is freed exactly once, by the given deallocator, when the value goes")
     func deallocatesOnce() {
-        let freed = Mutex<[UInt]>([])
+        let freed = TrackedMutex<[UInt]>([])
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 3, alignment: 1)
         memory.copyMemory(from: [UInt8]([7, 8, 9]), byteCount: 3)
         do {

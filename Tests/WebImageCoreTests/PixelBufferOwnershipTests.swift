@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 import WebImageCore
 
@@ -7,7 +6,7 @@ import WebImageCore
 struct PixelBufferOwnershipTests {
     /// Addresses recorded from any thread.
     final class RecordedAddresses: Sendable {
-        private let addresses = Mutex<[UInt]>([])
+        private let addresses = TrackedMutex<[UInt]>([])
 
         var all: [UInt] { addresses.withLock { $0 } }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A running cache query that can be cancelled (SDWebImage's `SDWebImageOperation`). Its
 /// completion is called exactly once: with the query's result, or with a `CancellationError`
 /// when ``cancel()`` comes first.
@@ -11,10 +9,10 @@ public final class ImageCacheOperation: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let state: Mutex<State>
+    private let state: TrackedMutex<State>
 
     init(completion: @escaping Completion) {
-        state = Mutex(State(completion: completion))
+        state = TrackedMutex(State(completion: completion))
     }
 
     func start(_ body: @escaping @Sendable () async throws -> ImageCacheResult?) {

@@ -14,7 +14,7 @@ public final class MemoryPressureMonitor: Sendable {
     public let trimRatio: Double
     /// Time between readings; default 1 s.
     public let interval: Duration
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = TrackedMutex<Task<Void, Never>?>(nil)
     private let trims = Atomic<Int>(0)
 
     /// - Throws: ``CacheError`` `.unsupportedOperation` when the kernel has no PSI and no `path` is given.

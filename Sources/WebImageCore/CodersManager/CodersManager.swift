@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 
 /// Chooses a coder for each image, like SDWebImage's coders manager.
 ///
@@ -10,7 +9,7 @@ import Synchronization
 /// a plugin that fails to load, or whose worker cannot answer, is logged and skipped; when
 /// no other coder decodes the bytes, the error names it.
 public final class CodersManager: Sendable {
-    private let entries = Mutex<[CoderRegistration]>([])
+    private let entries = TrackedMutex<[CoderRegistration]>([])
     let logger: Logger
 
     /// - Parameter logger: where skipped plugins are reported. Default label `webimage.coders`.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Encoded image bytes in memory this value owns: a pointer, a byte count and the function
 /// that frees the memory when the last reference goes.
 ///
@@ -16,7 +14,7 @@ public final class EncodedImageData: @unchecked Sendable {
     /// The allocator the memory came from, when known.
     private let allocator: PixelAllocator?
     /// True until ``detach(ifAllocatedBy:)`` hands the memory over; read by `deinit`.
-    private let ownsMemory = Mutex(true)
+    private let ownsMemory = TrackedMutex(true)
     /// Number of encoded bytes.
     public let count: Int
 

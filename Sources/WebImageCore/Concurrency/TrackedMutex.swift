@@ -11,21 +11,26 @@ import Synchronization
 /// the accesses of two threads inside `withLock` as a race (docs/sanitizers.md has a
 /// reproducer). This type tells TSan about the order itself: `__tsan_acquire` when a
 /// critical section starts and `__tsan_release` when it ends, on an address that is this
-/// lock's own. Outside a TSan build both functions are absent and it costs one test of a
-/// nil function pointer.
-struct TrackedMutex<Value: ~Copyable>: ~Copyable, Sendable {
+/// lock's own. Outside a TSan run both functions are absent: the lock has no identity object
+/// and each critical section costs one test of a nil reference more than a `Mutex`'s.
+///
+/// Every module of the package (the tests too) takes it in place of `Mutex`, so that a TSan
+/// run reports real races only.
+package struct TrackedMutex<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
-    /// Its address names the lock to TSan.
-    private let identity = LockIdentity()
+    /// Its address names the lock to TSan; nil when the process does not run under TSan.
+    private let identity: LockIdentity?
 
-    init(_ value: consuming sending Value) {
+    package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
+        identity = ThreadSanitizerAnnotations.isAvailable ? LockIdentity() : nil
     }
 
     /// `Mutex.withLock`, with the critical section made visible to ThreadSanitizer.
-    borrowing func withLock<Result: ~Copyable, E: Error>(
+    package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
+        guard let identity else { return try mutex.withLock(body) }
         let address = UnsafeRawPointer(Unmanaged.passUnretained(identity).toOpaque())
         return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             ThreadSanitizerAnnotations.acquire(address)
@@ -45,6 +50,9 @@ enum ThreadSanitizerAnnotations {
 
     private static let acquireFunction = lookup("__tsan_acquire")
     private static let releaseFunction = lookup("__tsan_release")
+
+    /// Whether the process runs under ThreadSanitizer (both entry points were found).
+    static let isAvailable = acquireFunction != nil && releaseFunction != nil
 
     /// Tells TSan that what was released on `address` happens before what follows.
     static func acquire(_ address: UnsafeRawPointer) { acquireFunction?(address) }

@@ -1,7 +1,6 @@
 import CWebImageIsolation
 import Foundation
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +26,7 @@ public final class StandardErrorCapture: Sendable {
     /// handler must write here, never to descriptor 2 (which would log what it logs, forever).
     public let originalDescriptor: Int32
     private let readDescriptor: Int32
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
 
     private struct State {
         var logger: Logger?
@@ -35,7 +34,7 @@ public final class StandardErrorCapture: Sendable {
         var restored = false
     }
 
-    private static let installed = Mutex<StandardErrorCapture?>(nil)
+    private static let installed = TrackedMutex<StandardErrorCapture?>(nil)
 
     /// Points descriptor 2 at the capture's pipe (once per process; later calls return the
     /// same capture). Lines are kept in the pipe until ``startLogging(to:)``.

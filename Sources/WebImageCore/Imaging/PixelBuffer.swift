@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A block of pixels that owns its memory.
 ///
 /// Rows are `bytesPerRow` apart; the first row is the top of the image. The memory is
@@ -26,7 +24,7 @@ public final class PixelBuffer: Sendable {
     nonisolated(unsafe) public let baseAddress: UnsafeMutableRawPointer
     private let deallocate: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// True until ``detach()`` hands the memory over; read by `deinit` to decide whether to free it.
-    private let ownsMemory = Mutex(true)
+    private let ownsMemory = TrackedMutex(true)
 
     /// Allocates an uninitialised buffer of `width` × `height` pixels with tightly packed rows.
     ///

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -37,14 +35,14 @@ public final class PixelMemoryPool: Sendable {
         var capacity: Int
     }
 
-    private let state: Mutex<State>
+    private let state: TrackedMutex<State>
 
     /// - Parameters:
     ///   - capacity: most bytes of freed blocks kept for reuse; default 128 MiB. 0 turns pooling off.
     ///   - minimumBlockSize: smaller blocks go straight back to the C heap; default 256 KiB.
     public init(capacity: Int = 128 << 20, minimumBlockSize: Int = 256 << 10) {
         self.minimumBlockSize = minimumBlockSize
-        self.state = Mutex(State(capacity: max(0, capacity)))
+        self.state = TrackedMutex(State(capacity: max(0, capacity)))
     }
 
     /// Most bytes of freed blocks kept for reuse; lowering it frees blocks at once.

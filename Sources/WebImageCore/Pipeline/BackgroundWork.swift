@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Counts work that outlives the call that started it (stores, revalidations, shared runs)
 /// so a program can wait for all of it before exiting.
 final class BackgroundWork: Sendable {
@@ -8,7 +6,7 @@ final class BackgroundWork: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
 
     var isIdle: Bool { state.withLock { $0.running == 0 } }
 

@@ -1,10 +1,8 @@
-import Synchronization
-
 /// URLs whose download failed for a reason that will repeat (SDWebImage's `failedURLs`):
 /// they are refused at once afterwards unless ``ImageManagerOptions/retryFailed``.
 /// Cancellations, timeouts, connection errors, 5xx and 429 never block a URL; a success unblocks it.
 public final class FailedURLList: Sendable {
-    private let urls = Mutex<Set<String>>([])
+    private let urls = TrackedMutex<Set<String>>([])
 
     public init() {}
 

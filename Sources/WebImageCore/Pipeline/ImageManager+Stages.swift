@@ -259,7 +259,7 @@ extension ImageManager {
     ) async throws(ImageManagerError) -> Value {
         try Task.checkCancellation(or: ImageManagerError.cancelled)
         let box = TicketBox()
-        let once = Mutex<CheckedContinuation<Result<Value, ImageManagerError>, Never>?>(nil)
+        let once = TrackedMutex<CheckedContinuation<Result<Value, ImageManagerError>, Never>?>(nil)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<Value, ImageManagerError>, Never>) in
@@ -289,8 +289,8 @@ extension ImageManager {
 
 /// The queue ticket of a job, set once it is queued, and its place in the priority relay.
 final class TicketBox: Sendable {
-    let ticket = Mutex<WorkQueueTicket?>(nil)
-    let relayID = Mutex<Int?>(nil)
+    let ticket = TrackedMutex<WorkQueueTicket?>(nil)
+    let relayID = TrackedMutex<Int?>(nil)
 }
 
 extension Task where Success == Never, Failure == Never {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Loads images: from the memory cache, the disk cache or a loader, decoded (to a thumbnail
 /// when asked), transformed, stored for next time, as SDWebImage's `SDWebImageManager` with
@@ -37,7 +36,7 @@ public final class ImageManager: Sendable {
     let decodeQueue: WorkQueue
     let transformQueue: WorkQueue
     let background = BackgroundWork()
-    private let operations = Mutex<[ObjectIdentifier: ImageOperation]>([:])
+    private let operations = TrackedMutex<[ObjectIdentifier: ImageOperation]>([:])
 
     public init(
         cache: (any ImageCaching)?, downloader: ImageDownloader, coders: CodersManager,
@@ -75,7 +74,7 @@ public final class ImageManager: Sendable {
             coders: coders, defaultTransformer: defaultTransformer, configuration: configuration)
     }
 
-    private static let sharedInstance = Mutex<ImageManager?>(nil)
+    private static let sharedInstance = TrackedMutex<ImageManager?>(nil)
 
     /// The shared manager: ``init(host:cacheConfiguration:downloaderConfiguration:defaultTransformer:configuration:)``
     /// over the standard plugin search path, made on first use.
@@ -128,11 +127,12 @@ public final class ImageManager: Sendable {
             let plan = ImageRequestPlan(url: url, options: options, context: context, manager: self)
             if let hit = memoryHitNow(plan) { return hit }
         }
-        let holder = Mutex<(operation: ImageOperation?, cancelled: Bool)>((nil, false))
+        let holder = TrackedMutex<(operation: ImageOperation?, cancelled: Bool)>((nil, false))
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<ImageResult, ImageManagerError>, Never>) in
-                let once = Mutex<CheckedContinuation<Result<ImageResult, ImageManagerError>, Never>?>(continuation)
+                let once = TrackedMutex<CheckedContinuation<Result<ImageResult, ImageManagerError>, Never>?>(
+                    continuation)
                 let operation = load(url, options: options, context: context) { result in
                     once.withLock { $0.take() }?.resume(returning: result)
                 }
@@ -242,7 +242,7 @@ public final class ImageManager: Sendable {
         }
         operations.withLock { $0[ObjectIdentifier(operation)] = operation }
         if let timeout = plan.timeout { operation.startTimeout(timeout) }
-        let sharedFlag = Mutex<SharedWork<ImageResult>?>(nil)
+        let sharedFlag = TrackedMutex<SharedWork<ImageResult>?>(nil)
         let subscription = images.subscribe(
             key: plan.imageKey, priority: plan.priority,
             handler: { event in

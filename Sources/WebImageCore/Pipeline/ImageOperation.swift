@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One request of an ``ImageManager`` in SDWebImage's shape (`SDWebImageCombinedOperation`):
 /// `cancel()` ends it at once with ``ImageManagerError/Kind/cancelled`` and leaves the shared
@@ -21,7 +20,7 @@ public final class ImageOperation: Sendable {
 
     /// The URL asked for; nil when it was nil or could not be parsed.
     public let url: URL?
-    private let state: Mutex<State>
+    private let state: TrackedMutex<State>
     private let unregister: @Sendable (ImageOperation) -> Void
 
     init(
@@ -31,7 +30,7 @@ public final class ImageOperation: Sendable {
     ) {
         self.url = url
         self.unregister = unregister
-        state = Mutex(State(progress: progress, completed: completed, ended: ended, priority: priority))
+        state = TrackedMutex(State(progress: progress, completed: completed, ended: ended, priority: priority))
     }
 
     /// True once cancelled.

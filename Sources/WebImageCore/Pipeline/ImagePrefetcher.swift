@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Loads images ahead of time into the caches (SDWebImage's `SDWebImagePrefetcher`): at most
 /// ``maxConcurrentPrefetchCount`` requests at once across all its prefetches, with its own
@@ -18,7 +17,7 @@ public final class ImagePrefetcher: Sendable {
         var running = 0
     }
 
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
 
     public init(
         manager: ImageManager, maxConcurrentPrefetchCount: Int = 3, options: ImageManagerOptions = .lowPriority,
@@ -81,7 +80,7 @@ public final class ImagePrefetcher: Sendable {
                 return nil
             }
             guard let (token, index, url) = next else { return }
-            let once = Mutex(false)
+            let once = TrackedMutex(false)
             let operation = manager.load(url, options: options, context: context) { [self] result in
                 guard
                     !once.withLock({ done in

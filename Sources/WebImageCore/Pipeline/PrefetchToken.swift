@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One call of ``ImagePrefetcher/prefetch(_:progress:completion:)``: its URLs, counts and
 /// running requests. ``cancel()`` stops what runs and drops what waits; the completion is
@@ -17,7 +16,7 @@ public final class PrefetchToken: Sendable {
     }
 
     let urls: [URL?]
-    let state: Mutex<State>
+    let state: TrackedMutex<State>
     let onProgress: (@Sendable (PrefetchProgress) -> Void)?
     let onCompletion: (@Sendable (PrefetchProgress) -> Void)?
     let prefetcher: ImagePrefetcher
@@ -28,7 +27,7 @@ public final class PrefetchToken: Sendable {
     ) {
         self.urls = urls
         self.prefetcher = prefetcher
-        state = Mutex(State(progress: PrefetchProgress(total: urls.count)))
+        state = TrackedMutex(State(progress: PrefetchProgress(total: urls.count)))
         onProgress = progress
         onCompletion = completion
     }

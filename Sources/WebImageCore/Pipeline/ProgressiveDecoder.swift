@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Decodes partial images of one download while its bytes arrive, throttled as Nuke 13
 /// does: no partial decode starts while one is running or within the minimum interval of
@@ -27,7 +26,7 @@ final class ProgressiveDecoder: Sendable {
     private let interval: Duration
     private let counters: PipelineCounters
     private let deliver: @Sendable (DecodedImage) -> Void
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
     private let slot = DecoderSlot()
 
     init(

@@ -41,7 +41,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     let key: String
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
     private let unregister: @Sendable (SharedWork<Value>) -> Void
 
     init(key: String, unregister: @escaping @Sendable (SharedWork<Value>) -> Void) {
@@ -146,7 +146,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 /// The shared works of one stage by key: a subscriber joins the running work with its key or
 /// starts a new one.
 final class WorkRegistry<Value: Sendable>: Sendable {
-    private let works = Mutex<[String: SharedWork<Value>]>([:])
+    private let works = TrackedMutex<[String: SharedWork<Value>]>([:])
 
     /// Works started so far (not joined).
     private let started = Atomic<Int>(0)

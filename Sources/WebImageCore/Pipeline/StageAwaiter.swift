@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The shared-work subscriptions a running request holds, so a priority change of the
 /// request reaches the stages it waits for.
 final class PriorityRelay: Sendable {
@@ -9,10 +7,10 @@ final class PriorityRelay: Sendable {
         var next = 0
     }
 
-    private let state: Mutex<State>
+    private let state: TrackedMutex<State>
 
     init(priority: DownloadRequest.Priority) {
-        state = Mutex(State(priority: priority))
+        state = TrackedMutex(State(priority: priority))
     }
 
     var priority: DownloadRequest.Priority { state.withLock { $0.priority } }
@@ -47,7 +45,7 @@ enum StageAwaiter {
             var cancelled = false
             var relayID: Int?
         }
-        let state = Mutex(State())
+        let state = TrackedMutex(State())
 
         func resume(_ result: Result<Value?, ImageManagerError>) {
             let continuation = state.withLock {

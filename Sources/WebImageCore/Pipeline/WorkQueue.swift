@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Runs jobs off the caller's thread, at most ``width`` at once, higher priority first, then
 /// in order of arrival. A queued job's priority can change and it can be removed before it runs.
@@ -19,7 +18,7 @@ final class WorkQueue: Sendable {
     /// Most jobs running at once.
     let width: Int
     private let label: String
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
 
     init(label: String, width: Int) {
         self.label = label

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Downloads image bytes through ``ImageLoader``s with SDWebImageDownloader's behaviour:
 /// a concurrency limit with FIFO or LIFO order and priorities, an optional start-rate limit,
 /// one transfer for identical concurrent requests (each caller with its own progress,
@@ -193,7 +191,7 @@ public final class ImageDownloader: Sendable {
 
 /// The token of an async download, cancelled even when the cancel comes before the token.
 final class TokenHolder: Sendable {
-    private let state = Mutex<(token: DownloadToken?, cancelled: Bool)>((nil, false))
+    private let state = TrackedMutex<(token: DownloadToken?, cancelled: Bool)>((nil, false))
 
     func set(_ token: DownloadToken) {
         let cancelNow = state.withLock { state -> Bool in

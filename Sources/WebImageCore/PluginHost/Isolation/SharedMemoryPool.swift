@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The shared blocks of one isolated plugin that nobody uses right now, kept for the next
 /// request so that steady work (the same decode again and again) maps and faults in no new
 /// memory, on either side.
@@ -20,7 +18,7 @@ final class SharedMemoryPool: Sendable {
         var freeBytes = 0
         var forgotten: [UInt64] = []
     }
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
 
     init(maximumCount: Int = 8, maximumBytes: Int = 128 << 20) {
         self.maximumCount = maximumCount

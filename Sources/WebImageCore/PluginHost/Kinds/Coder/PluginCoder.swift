@@ -1,5 +1,4 @@
 import CWebImagePlugin
-import Synchronization
 
 /// A plugin's `webimage_coder` table seen as an ``ImageCoder``.
 ///
@@ -11,7 +10,7 @@ public final class PluginCoder: ProgressiveImageCoder, AnimatedImageCoder, @unch
     public let formats: [ImageFormat]
     /// True when the plugin may be called from several threads at once.
     public let isThreadSafe: Bool
-    private let serialiser = Mutex(())
+    private let serialiser = TrackedMutex(())
 
     /// Wraps a coder table; reads only the fields its `struct_size` covers.
     /// - Throws: ``ImageCodingError`` `.invalidArgument` for a malformed table.

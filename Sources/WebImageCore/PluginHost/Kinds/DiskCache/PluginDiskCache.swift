@@ -1,6 +1,5 @@
 import CWebImagePlugin
 import Foundation
-import Synchronization
 
 /// One open cache of a disk cache plugin, as a ``DiskCache``. Closed when released. Calls
 /// are serialised unless the plugin declares `WEBIMAGE_CACHE_THREAD_SAFE`.
@@ -10,7 +9,7 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
     public let backend: PluginDiskCacheBackend
     private let instance: OpaquePointer
     /// Held around every call when the plugin is not thread-safe.
-    private let serial = Mutex(())
+    private let serial = TrackedMutex(())
     private let threadSafe: Bool
 
     /// Bytes of the buffer a path is written into.

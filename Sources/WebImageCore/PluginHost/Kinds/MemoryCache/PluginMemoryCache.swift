@@ -1,5 +1,4 @@
 import CWebImagePlugin
-import Synchronization
 
 /// One instance of a memory cache plugin, as a ``MemoryCache``. Destroyed (every value
 /// released) when released. Calls are serialised unless the plugin declares
@@ -11,7 +10,7 @@ public final class PluginMemoryCache: MemoryCache, @unchecked Sendable {
     private let instance: OpaquePointer
     private let table: webimage_memory_cache
     /// Held around every call when the plugin is not thread-safe.
-    private let serial = Mutex(())
+    private let serial = TrackedMutex(())
     private let threadSafe: Bool
 
     init(backend: PluginMemoryCacheBackend, instance: OpaquePointer) {

@@ -1,5 +1,4 @@
 import CWebImagePlugin
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +16,7 @@ public final class PluginTransformerFactory: PluginKindAdapter, @unchecked Senda
     public let isThreadSafe: Bool
     /// True when the plugin takes RGBA16 input; else the host converts to RGBA8 first.
     public let acceptsRGBA16: Bool
-    private let serialiser = Mutex(())
+    private let serialiser = TrackedMutex(())
 
     public static var kind: PluginKind { .transformer }
 
