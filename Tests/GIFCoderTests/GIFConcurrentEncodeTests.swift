@@ -1,6 +1,5 @@
 import Dispatch
 import GIFCoder
-import Synchronization
 import Testing
 import WebImageCore
 
@@ -38,8 +37,8 @@ import WebImageCore
         let coder = self.coder
         let expected = try images.map { Array(try coder.encode($0, request: request)) }
         #expect(Set(expected).count == variants)
-        let mismatches = Mutex<[Int]>([])
-        let failures = Mutex<[String]>([])
+        let mismatches = TrackedMutex<[Int]>([])
+        let failures = TrackedMutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: variants * 8) { iteration in
             let variant = iteration % variants
             do {

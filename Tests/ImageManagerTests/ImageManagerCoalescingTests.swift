@@ -26,7 +26,8 @@ struct ImageManagerCoalescingTests {
     @Test("one download per URL, one decode per decode settings: two thumbnails and the full size of one URL")
     func oneDownloadManyDecodes() async throws {
         let harness = try ManagerHarness()
-        let url = harness.slowURL("photo.jpg")
+        // The download stays open long enough for the six requests to join it on a loaded machine.
+        let url = harness.slowURL("photo.jpg", bytesPerSecond: 10_000)
         let sizes: [ThumbnailSize?] = [
             ThumbnailSize(width: 64, height: 64), ThumbnailSize(width: 128, height: 128), nil,
         ]

@@ -18,7 +18,7 @@ struct ImageManagerPriorityTests {
             var running = 0
             var most = 0
         }
-        private let state = Mutex(State())
+        private let state = TrackedMutex(State())
         private let semaphore = DispatchSemaphore(value: 0)
 
         /// Names in the order the calls started.
@@ -30,7 +30,7 @@ struct ImageManagerPriorityTests {
         /// Lets every held call and every later call through.
         func open() { semaphore.signal() }
 
-        /// Records `name`, waits for the gate (at most a minute, a bound for a loaded machine),
+        /// Records `name`, waits for the gate (at most a minute, scaled by ``HangBound``, a bound for a loaded machine),
         /// then returns whether it opened.
         func pass(_ name: String) -> Bool {
             state.withLock { state in
@@ -39,7 +39,7 @@ struct ImageManagerPriorityTests {
                 state.most = max(state.most, state.running)
             }
             defer { state.withLock { $0.running -= 1 } }
-            guard semaphore.wait(timeout: .now() + 60) == .success else { return false }
+            guard semaphore.wait(timeout: .now() + 60 * HangBound.scale) == .success else { return false }
             semaphore.signal()
             return true
         }
@@ -85,7 +85,7 @@ struct ImageManagerPriorityTests {
     /// Waits until `condition` holds (at most a minute: a bound for a loaded machine, not a timing check).
     /// `state` describes what was seen instead, for the failure message.
     static func waitUntil(_ condition: () -> Bool, state: () -> String = { "" }) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + HangBound.scaled(.seconds(60))
         while !condition() {
             guard ContinuousClock.now < deadline else {
                 throw HarnessError("the queue never reached the state waited for \(state())")

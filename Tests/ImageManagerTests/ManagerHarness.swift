@@ -67,10 +67,11 @@ final class ManagerHarness: Sendable {
     /// The same file served at 20 KB/s.
     func slowURL(_ name: String) -> URL { URL(string: "\(nginx.http)/slow/\(name)")! }
 
-    /// `name` served at `bytesPerSecond`, so that requests started together all join its one download
-    /// even on a loaded machine.
+    /// `name` served at `bytesPerSecond` (divided by ``HangBound/scale`` for slow builds), so that
+    /// requests started together all join its one download even on a loaded machine.
     func slowURL(_ name: String, bytesPerSecond: Int) -> URL {
-        URL(string: "\(nginx.http)/slow/\(name)?rate=\(bytesPerSecond)")!
+        let rate = max(1, Int(Double(bytesPerSecond) / HangBound.scale))
+        return URL(string: "\(nginx.http)/slow/\(name)?rate=\(rate)")!
     }
 
     /// The requests nginx logged for `/static/<name>` (or another path), `uri|accept|if-none-match|status` each.
