@@ -115,7 +115,9 @@ struct ImageManagerQueueTests {
         let harness = try ManagerHarness()
         let slow = Recorder()
         let fast = Recorder()
-        harness.manager.load(harness.slowURL("photo.jpg"), completed: slow.completed)
+        // About 24 KB at 5 KB/s: the slow download runs for about 5 s, longer than a loaded
+        // machine takes to fetch and decode the fast one.
+        harness.manager.load(harness.slowURL("photo.jpg", bytesPerSecond: 5_000), completed: slow.completed)
         harness.manager.load(harness.url("other.jpg"), completed: fast.completed)
         let fastResults = await fast.wait(for: 1)
         #expect(fastResults.first?.value?.image?.width == 320)
