@@ -77,7 +77,7 @@ let coreTargets: [Target] = [
     .executableTarget(name: "WebImagePluginWorker", dependencies: ["WebImageCore"]),
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
     .target(name: "WebImageCoderVerifier", dependencies: ["WebImageCore"]),
-    .target(name: "WebImageTestSupport", path: "Tests/WebImageTestSupport"),
+    .target(name: "WebImageTestSupport", dependencies: ["WebImageCore"], path: "Tests/WebImageTestSupport"),
     .target(
         name: "CReferenceDecoders",
         linkerSettings: ["png16", "jpeg", "gif", "webp", "webpdemux", "heif"].map { .linkedLibrary($0) }),

@@ -1,6 +1,7 @@
 import PNGCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// The APNG written frame by frame holds exactly the frames, durations and loop count that
 /// were added, as the all-at-once writer does, and refuses frames that do not fit.
@@ -8,11 +9,8 @@ import WebImageCore
     let coder = PNGImageCoder()
 
     func frames() throws -> [AnimationFrame] {
-        try (0..<3).map { index in
-            AnimationFrame(
-                image: try PixelBuffer.pattern(width: 9, height: 5) { x, y in
-                    [UInt8(x * 20), UInt8(y * 40), UInt8(index * 100), x == index ? 0 : 255]
-                }, durationMilliseconds: [30, 120, 500][index])
+        try TestAnimation.frames(width: 9, height: 5, durations: [30, 120, 500]) { index, x, y in
+            [UInt8(x * 20), UInt8(y * 40), UInt8(index * 100), x == index ? 0 : 255]
         }
     }
 

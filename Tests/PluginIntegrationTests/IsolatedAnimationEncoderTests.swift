@@ -41,18 +41,8 @@ import WebImageTestSupport
 
     /// Three 10×8 RGBA8 frames, each different, with a transparent column.
     func frames() throws -> [AnimationFrame] {
-        try (0..<3).map { index in
-            let buffer = try PixelBuffer(width: 10, height: 8, format: .rgba8)
-            for y in 0..<8 {
-                let row = buffer.row(y).assumingMemoryBound(to: UInt8.self)
-                for x in 0..<10 {
-                    row[x * 4] = UInt8(index * 80)
-                    row[x * 4 + 1] = UInt8(x * 20)
-                    row[x * 4 + 2] = UInt8(y * 30)
-                    row[x * 4 + 3] = x == index ? 0 : 255
-                }
-            }
-            return AnimationFrame(image: buffer, durationMilliseconds: [40, 100, 250][index])
+        try TestAnimation.frames(width: 10, height: 8, durations: [40, 100, 250]) { index, x, y in
+            [UInt8(index * 80), UInt8(x * 20), UInt8(y * 30), x == index ? 0 : 255]
         }
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import WebImageCore
+import WebImageTestSupport
 import WebPCoder
 
 /// The WebP animation written frame by frame is the same file as the one written from all
@@ -8,10 +9,8 @@ import WebPCoder
     let coder = WebPImageCoder()
 
     func frames() throws -> [AnimationFrame] {
-        try (0..<3).map { index in
-            AnimationFrame(
-                image: try Pattern.buffer(width: 12, height: 9) { x, y in [x * 20, y * 25, index * 90, 255] },
-                durationMilliseconds: [40, 100, 250][index])
+        try TestAnimation.frames(width: 12, height: 9, durations: [40, 100, 250]) { index, x, y in
+            [UInt8(x * 20), UInt8(y * 25), UInt8(index * 90), 255]
         }
     }
 
