@@ -54,6 +54,13 @@ struct HostileInputCommandTests {
         if arguments.first == "convert" { #expect(!FileManager.default.fileExists(atPath: arguments[2])) }
     }
 
+    /// What `webimage info FILE --json` says of `file`; the command must succeed.
+    func info(_ isolation: Isolation, _ file: String) throws -> [String: Any] {
+        let info = try run(isolation, ["info", file, "--json"])
+        #expect(info.exitStatus == 0)
+        return try #require(try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
+    }
+
     func animationTooLarge(frames: Int, of size: String, needing bytes: Int) -> String {
         let held = frames == 1 ? "a frame" : "\(frames) frames"
         return "animation too large: holding \(held) of \(size) pixels and the 9999×9999 canvas needs \(bytes) "
@@ -78,10 +85,7 @@ struct HostileInputCommandTests {
         let bytes = HostileImages.gif(width: 9999, height: 9999, frames: 100)
         #expect(bytes.count == 2_339)
         let bomb = try folder.write("bomb.gif", bytes)
-        let info = try run(isolation, ["info", bomb, "--json"])
-        #expect(info.exitStatus == 0)
-        let json = try #require(
-            try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
+        let json = try info(isolation, bomb)
         #expect(json["frames"] as? Int == 100 && json["width"] as? Int == 9999 && json["height"] as? Int == 9999)
         // Animations are written frame by frame: one frame and the canvas would be held.
         let oneFrame = animationTooLarge(frames: 1, of: "9999×9999", needing: Self.canvasBytes * 2)
@@ -101,10 +105,7 @@ struct HostileInputCommandTests {
         let bytes = HostileImages.webp(width: 9999, height: 9999, frames: 1000)
         #expect(bytes.count == 46_044)
         let bomb = try folder.write("bomb.webp", bytes)
-        let info = try run(isolation, ["info", bomb, "--json"])
-        #expect(info.exitStatus == 0)
-        let json = try #require(
-            try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
+        let json = try info(isolation, bomb)
         #expect(json["frames"] as? Int == 1000 && json["width"] as? Int == 9999)
         let oneFrame = animationTooLarge(frames: 1, of: "9999×9999", needing: Self.canvasBytes * 2)
         try expectFailure(isolation, ["convert", bomb, folder.file("out.png")], oneFrame)
