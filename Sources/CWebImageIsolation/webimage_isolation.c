@@ -87,7 +87,8 @@ static int64_t monotonic_ms(void) {
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-int webimage_isolation_wait_readable(int socket, int timeout_ms) {
+/** poll() of `pollers` until one is ready or `timeout_ms` (negative: none) passed, through EINTR. */
+static int poll_until(struct pollfd *pollers, nfds_t count, int timeout_ms) {
     int64_t deadline = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
     for (;;) {
         int remaining = -1;
@@ -95,31 +96,21 @@ int webimage_isolation_wait_readable(int socket, int timeout_ms) {
             int64_t left = deadline - monotonic_ms();
             remaining = left < 0 ? 0 : (int)left;
         }
-        struct pollfd poller = {.fd = socket, .events = POLLIN};
-        int ready = poll(&poller, 1, remaining);
-        if (ready >= 0) return ready > 0 ? 1 : 0;
-        if (errno != EINTR) return -1;
+        int ready = poll(pollers, count, remaining);
+        if (ready >= 0 || errno != EINTR) return ready;
     }
 }
 
+int webimage_isolation_wait_readable(int socket, int timeout_ms) {
+    struct pollfd poller = {.fd = socket, .events = POLLIN};
+    int ready = poll_until(&poller, 1, timeout_ms);
+    return ready < 0 ? -1 : ready > 0 ? 1 : 0;
+}
+
 int webimage_isolation_wait_either(int first, int second, int timeout_ms) {
-    int64_t deadline = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
-    for (;;) {
-        int remaining = -1;
-        if (deadline >= 0) {
-            int64_t left = deadline - monotonic_ms();
-            remaining = left < 0 ? 0 : (int)left;
-        }
-        struct pollfd pollers[2] = {{.fd = first, .events = POLLIN}, {.fd = second, .events = POLLIN}};
-        int ready = poll(pollers, 2, remaining);
-        if (ready >= 0) {
-            int result = 0;
-            if (pollers[0].revents != 0) result |= 1;
-            if (pollers[1].revents != 0) result |= 2;
-            return result;
-        }
-        if (errno != EINTR) return -1;
-    }
+    struct pollfd pollers[2] = {{.fd = first, .events = POLLIN}, {.fd = second, .events = POLLIN}};
+    if (poll_until(pollers, 2, timeout_ms) < 0) return -1;
+    return (pollers[0].revents != 0 ? 1 : 0) | (pollers[1].revents != 0 ? 2 : 0);
 }
 
 pid_t webimage_isolation_spawn(const char *path, char *const *arguments, char *const *environment, int socket_fd,
