@@ -5,11 +5,13 @@ import WebImageCLISupport
 import WebImageCore
 
 /// `webimage bench manager pipeline --urls FILE --files DIR`: many distinct images thumbnailed
-/// and stored in the disk cache through the manager, against decoding the same files alone
-/// on `--threads` threads and against fetch + decode + store written by hand with the same
-/// plugins; rounds interleaved, each with a fresh cache (in `--cache-dir`, kept, when given),
-/// the minimum of each kept. Each side also reports the CPU seconds of this process and, with
-/// `--server-pid`, of the web server.
+/// and stored through the manager (on disk only, the workload, and with the default
+/// store cache type, memory and disk), against decoding the same files alone on `--threads`
+/// threads and against fetch + decode + store written by hand with the same plugins; rounds
+/// interleaved, each with a fresh cache (in `--cache-dir`, kept, when given), the minimum of
+/// each kept. Each side also reports the CPU seconds of this process and, with `--server-pid`,
+/// of the web server. A last side measures what keeping every thumbnail in memory costs by
+/// itself: fresh memory of the thumbnails' size, written once.
 struct BenchManagerPipelineCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
@@ -37,23 +39,35 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
     @Option(
         name: .customLong("store-cache-type"),
         help: ArgumentHelp(
-            "Where the manager stores the thumbnails: none, memory, disk or all (default all, the manager's default).",
+            "Where the manager side stores the thumbnails: none, memory, disk or all (default all, the manager's default).",
             valueName: "type"))
     var storeCacheType = "all"
 
-    @Option(help: ArgumentHelp("Run one side only (for profiling): manager, decode or by-hand.", valueName: "side"))
+    @Option(
+        help: ArgumentHelp(
+            "Run one side only (for profiling): manager, manager-disk, decode, by-hand or fresh-memory.",
+            valueName: "side"))
     var only: Side?
+
+    @Flag(help: "Print each round as one JSON object (wall and CPU seconds of every side) instead of text.")
+    var json = false
 
     @Option(
         name: .customLong("server-pid"),
         help: ArgumentHelp("The web server's process id: its CPU seconds are reported per side.", valueName: "pid"))
     var serverPID: Int32?
 
-    /// The three sides of a round.
+    /// The sides of a round.
     enum Side: String, CaseIterable, ExpressibleByArgument {
+        /// The manager with `--store-cache-type` (default memory and disk).
         case manager
+        /// The manager storing on disk only: the thumbnails are not kept in memory.
+        case managerDisk = "manager-disk"
         case decode
         case byHand = "by-hand"
+        /// Fresh memory for every thumbnail, written once and kept until the last: what the
+        /// memory cache's copies cost by themselves.
+        case freshMemory = "fresh-memory"
     }
 
     /// One side's round: wall seconds, this process's CPU seconds and the server's.
@@ -68,6 +82,15 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
             String(format: "%.3f s (CPU %.3f s", wall, cpu)
                 + (serverCPU.map { String(format: ", server CPU %.3f s", $0) } ?? "")
                 + (completed.map { String(format: ", last load completed at %.3f s", $0) } ?? "") + ")"
+        }
+
+        /// `{"wall": W, "cpu": C, "server_cpu": S, "completed": T}` in seconds (to the
+        /// microsecond), the absent ones left out.
+        var json: String {
+            var fields = [String(format: "\"wall\": %.6f", wall), String(format: "\"cpu\": %.6f", cpu)]
+            if let serverCPU { fields.append(String(format: "\"server_cpu\": %.6f", serverCPU)) }
+            if let completed { fields.append(String(format: "\"completed\": %.6f", completed)) }
+            return "{" + fields.joined(separator: ", ") + "}"
         }
     }
 
@@ -97,8 +120,10 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { if manager.cacheDirectory == nil { try? FileManager.default.removeItem(at: scratch) } }
+        var diskContext = context
+        diskContext.storeCacheType = .disk
         let clock = BenchCPUClock(serverPID: serverPID)
-        let sides = only.map { [$0] } ?? [.decode, .byHand, .manager]
+        let sides = only.map { [$0] } ?? [.decode, .byHand, .managerDisk, .manager, .freshMemory]
         var best: [Side: Measurement] = [:]
         for round in 1...rounds {
             var measured: [Side: Measurement] = [:]
@@ -114,9 +139,12 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
                     wall = try fetchDecodeByHand(
                         list, loaders: loaders, configuration: downloader, coders: coders, thumbnail: thumbnail,
                         host: host, folder: folder)
-                case .manager:
+                case .manager, .managerDisk:
                     (wall, completed) = try throughManager(
-                        list, host: host, configuration: downloader, context: context, folder: folder)
+                        list, host: host, configuration: downloader, context: side == .manager ? context : diskContext,
+                        folder: folder)
+                case .freshMemory:
+                    wall = try freshMemory(count: list.count, like: bytes[0], coders: coders, thumbnail: thumbnail)
                 }
                 let after = clock.now()
                 let measurement = Measurement(
@@ -125,8 +153,16 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
                 measured[side] = measurement
                 if best[side].map({ $0.wall > wall }) ?? true { best[side] = measurement }
             }
-            print("round \(round): " + Self.describe(measured, threads: threads))
+            if json {
+                let fields = Side.allCases.compactMap { side in
+                    measured[side].map { "\"\(side.rawValue)\": \($0.json)" }
+                }
+                print("{\"round\": \(round), " + fields.joined(separator: ", ") + "}")
+            } else {
+                print("round \(round): " + Self.describe(measured, threads: threads))
+            }
         }
+        guard !json else { return }
         print("best: " + Self.describe(best, threads: threads))
         if let manager = best[.manager], let decode = best[.decode] {
             print(String(format: "best manager / best decode alone: %.2f", manager.wall / decode.wall))
@@ -143,10 +179,34 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
     /// the sides measured.
     private static func describe(_ measured: [Side: Measurement], threads: Int) -> String {
         var parts: [String] = []
+        if let manager = measured[.managerDisk] { parts.append("manager storing on disk only " + manager.text) }
         if let manager = measured[.manager] { parts.append("manager " + manager.text) }
         if let decode = measured[.decode] { parts.append("decode alone (\(threads) threads) " + decode.text) }
         if let byHand = measured[.byHand] { parts.append("fetch+decode+store by hand " + byHand.text) }
+        if let memory = measured[.freshMemory] { parts.append("fresh memory for the thumbnails " + memory.text) }
         return parts.joined(separator: ", ")
+    }
+
+    /// Allocates `count` blocks of the size of `sample`'s decoded thumbnail (from the
+    /// allocator decoders use), writes every byte of each once, keeps them all to the end as
+    /// a memory cache would, then frees them; seconds until the last was written.
+    private func freshMemory(count: Int, like sample: [UInt8], coders: CodersManager, thumbnail: ThumbnailSize?) throws
+        -> Double
+    {
+        let pixels = try coders.decode(sample, options: DecodeOptions(thumbnail: thumbnail)).pixels
+        let byteCount = pixels.bytesPerRow * pixels.height
+        var blocks: [UnsafeMutableRawPointer] = []
+        blocks.reserveCapacity(count)
+        defer { for block in blocks { PixelAllocator.system.deallocate(block) } }
+        let started = ContinuousClock.now
+        for _ in 0..<count {
+            guard let block = PixelAllocator.system.allocate(byteCount, 64) else {
+                throw CLIError("cannot allocate \(byteCount) bytes")
+            }
+            block.initializeMemory(as: UInt8.self, repeating: 1, count: byteCount)
+            blocks.append(block)
+        }
+        return seconds(ContinuousClock.now - started)
     }
 
     /// Decodes every file (in memory) to the thumbnail on `threads` threads; seconds.

@@ -4,13 +4,17 @@
 #  2. 100 identical concurrent requests: requests in nginx's log, decodes performed;
 #  3. 1,000 distinct 640x480 JPEGs from a local nginx, thumbnailed to 256 px and stored in the
 #     disk cache, against `webimage fetch` of the same URLs and decoding the same files alone
-#     on two threads, and against fetch + decode + store written by hand (the overhead): per
-#     round, manager / larger of (fetch, decode alone), then the min, median and max ratio.
+#     on two threads: per round, manager / larger of (fetch, decode alone), for the manager
+#     storing on disk only (the issue's workload) and with its default store cache type
+#     (memory and disk); against fetch + decode + store written by hand (the overhead); and
+#     against the limit of this machine: decode alone's CPU, plus curl's fetching the same
+#     URLs to files and nginx's, plus (for the default) fresh memory for the thumbnails, spread
+#     over the cores. Then the min, median and max of each ratio.
 #
 #   sh Tests/Benchmarks/manager-bench.sh [ROUNDS]      (default 3 rounds)
 #
 # Needs a release build (`swift build -c release --product webimage` and the plugin
-# products), nginx, cjpeg and python3. nginx listens on 127.0.0.1 only, on a free port,
+# products), nginx, curl, cjpeg and python3. nginx listens on 127.0.0.1 only, on a free port,
 # with a temporary prefix that is removed at the end. The plugins are linked into that prefix,
 # outside the install folder, so every command that decodes runs with --isolation none: the
 # coders run in-process, as installed plugins do.
@@ -82,38 +86,73 @@ echo "   nginx log lines for /jpeg/0000.jpg: $(grep -c '^/jpeg/0000.jpg ' "$work
 
 echo "== 3. 1,000 distinct 640x480 JPEGs thumbnailed to 256 px and stored"
 # Each round: `webimage fetch` of the 1,000 URLs (its defaults: 6 downloads at once, 6
-# connections to the host), then one round of `bench manager pipeline` (decode alone on two
-# threads, fetch + decode + store by hand, the manager), so each ratio compares sides measured
-# moments apart. The coders run in-process (--isolation none), as installed plugins do; the
-# folders written stay until the end, because deleting a thousand files just before a side
-# creates a thousand more can make that side's file creation slower (see docs/performance.md).
-# CPU seconds are user + system of the client process and of nginx.
+# connections to the host), curl fetching them to files (6 at once: the limit of the fetch
+# and the store), then one round of `bench manager pipeline --json` (decode alone on two
+# threads, fetch + decode + store by hand, the manager storing on disk only, the manager with
+# its default store cache type, fresh memory for the thumbnails), so each ratio compares sides
+# measured moments apart. The folders written stay until the end, because deleting a thousand
+# files just before a side creates a thousand more can make that side's file creation slower
+# (see docs/performance.md). CPU seconds are user + system of the client process and of nginx.
 mkdir -p "$work/runs"
-for round in $(seq 1 "$rounds"); do
-  mkdir "$work/runs/fetch-$round"
-  fetch=$(python3 - "$webimage" "$work/urls.txt" "$work/runs/fetch-$round" "$nginx_pid" <<'PY'
-import os, resource, subprocess, sys, time
-webimage, urls, folder, server = sys.argv[1:5]
+python3 - "$webimage" "$work" "$nginx_pid" "$rounds" <<'PY'
+import json, os, resource, statistics, subprocess, sys, time
+webimage, work, server, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+urls = f"{work}/urls.txt"
+cores = os.cpu_count()
+
 def server_cpu():
     fields = open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-server_before, started = server_cpu(), time.monotonic()
-subprocess.run([webimage, "fetch", "--from", urls, "-o", folder, "--json"], stdout=subprocess.DEVNULL, check=True)
-wall, children = time.monotonic() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{wall:.3f} {children.ru_utime + children.ru_stime:.3f} {server_cpu() - server_before:.3f}")
+
+def timed(command):
+    """Wall seconds, the child's CPU seconds and nginx's CPU seconds of one command."""
+    before_children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_before, started = server_cpu(), time.monotonic()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    wall, after = time.monotonic() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before_children.ru_utime - before_children.ru_stime
+    return wall, cpu, server_cpu() - server_before
+
+ratios = {name: [] for name in ("disk", "default", "by_hand", "limit_disk", "limit_default")}
+for round in range(1, rounds + 1):
+    os.makedirs(f"{work}/runs/fetch-{round}")
+    fetch = timed([webimage, "fetch", "--from", urls, "-o", f"{work}/runs/fetch-{round}", "--json"])
+    os.makedirs(f"{work}/runs/curl-{round}")
+    with open(f"{work}/runs/curl-{round}.cfg", "w") as config:
+        for url in open(urls).read().split():
+            config.write(f'url = "{url}"\noutput = "{work}/runs/curl-{round}/{url.rsplit("/", 1)[1]}"\n')
+    curl = timed(["curl", "-s", "--parallel", "--parallel-max", "6", "-K", f"{work}/runs/curl-{round}.cfg"])
+    output = subprocess.run(
+        [webimage, "bench", "manager", "pipeline", "--urls", urls, "--files", f"{work}/www/jpeg",
+         "--thumbnail", "256x256", "--threads", "2", "--rounds", "1", "--isolation", "none",
+         "--server-pid", server, "--cache-dir", f"{work}/runs/pipeline-{round}", "--json"],
+        capture_output=True, text=True, check=True).stdout
+    sides = json.loads(output.strip().splitlines()[-1])
+    decode, by_hand, disk, default, memory = (
+        sides[name] for name in ("decode", "by-hand", "manager-disk", "manager", "fresh-memory"))
+    larger = max(fetch[0], decode["wall"])
+    limit_disk = max(decode["wall"], (decode["cpu"] + curl[1] + curl[2]) / cores)
+    limit_default = max(decode["wall"], (decode["cpu"] + curl[1] + curl[2] + memory["cpu"]) / cores)
+    values = {
+        "disk": disk["wall"] / larger, "default": default["wall"] / larger, "by_hand": by_hand["wall"] / larger,
+        "limit_disk": limit_disk / larger, "limit_default": limit_default / larger}
+    for name, value in values.items():
+        ratios[name].append(value)
+    def side(name, values):
+        server_part = f" + {values['server_cpu']:.3f}" if "server_cpu" in values else ""
+        return f"{name} {values['wall']:.3f} s (CPU {values['cpu']:.3f}{server_part})"
+    load = open("/proc/loadavg").read().split()[0]
+    print(f"round {round} (load {load}): webimage fetch {fetch[0]:.3f} s (CPU {fetch[1]:.3f} + {fetch[2]:.3f}), "
+          f"curl to files {curl[0]:.3f} s (CPU {curl[1]:.3f} + {curl[2]:.3f}), "
+          + ", ".join([side("decode alone", decode), side("by hand", by_hand), side("manager, disk only", disk),
+                       side("manager, memory and disk", default), side("fresh memory for the thumbnails", memory)]))
+    print(f"round {round}: manager / larger of (fetch, decode alone): disk only {values['disk']:.2f}, "
+          f"memory and disk {values['default']:.2f} (goal <= 1.15); by hand {values['by_hand']:.2f}; "
+          f"limit of this machine: disk only {values['limit_disk']:.2f}, memory and disk {values['limit_default']:.2f}")
+print("== summary over %d rounds (min / median / max)" % rounds)
+for name, label in (("disk", "manager, disk only (the goal, <= 1.15)"), ("default", "manager, memory and disk"),
+                    ("by_hand", "fetch + decode + store by hand"), ("limit_disk", "limit of this machine, disk only"),
+                    ("limit_default", "limit of this machine, memory and disk")):
+    values = sorted(ratios[name])
+    print(f"{label}: {values[0]:.2f} / {statistics.median_low(values):.2f} / {values[-1]:.2f}")
 PY
-  )
-  line=$("$webimage" bench manager pipeline --urls "$work/urls.txt" --files "$work/www/jpeg" --thumbnail 256x256 \
-    --threads 2 --rounds 1 --isolation none --server-pid "$nginx_pid" --cache-dir "$work/runs/pipeline-$round" \
-    | sed -n 's/^round 1: //p')
-  load=$(cut -d' ' -f1 /proc/loadavg)
-  echo "round $round (load $load): webimage fetch $(echo "$fetch" | awk '{printf "%.3f s (CPU %.3f s, server CPU %.3f s)", $1, $2, $3}'), $line"
-  echo "$fetch $line" | awk -v round="$round" '{
-    fetch = $1; manager = $5; for (i = 1; i <= NF; i++) if ($i == "threads)") decode = $(i + 1)
-    larger = fetch > decode ? fetch : decode
-    printf "round %s: manager / larger of (fetch %.3f s, decode alone %.3f s) = %.2f (goal <= 1.15)\n", round, fetch, decode, manager / larger
-  }' | tee -a "$work/ratios.txt"
-done
-echo "== summary"
-awk '{ for (i = 1; i <= NF; i++) if ($i == "=") print $(i + 1) }' "$work/ratios.txt" | sort -n | awk '
-  { ratio[NR] = $1 } END { printf "ratios over %d rounds: min %.2f, median %.2f, max %.2f\n", NR, ratio[1], ratio[int((NR + 1) / 2)], ratio[NR] }'
