@@ -3,14 +3,8 @@ import Dispatch
 /// Runs jobs off the caller's thread, at most ``width`` at once, higher priority first, then
 /// in order of arrival. A queued job's priority can change and it can be removed before it runs.
 final class WorkQueue: Sendable {
-    private struct Job {
-        let id: UInt64
-        var priority: DownloadRequest.Priority
-        let body: @Sendable () -> Void
-    }
-
     private struct State {
-        var queued: [Job] = []
+        var queued = StartOrderQueue<@Sendable () -> Void>()
         var running = 0
         var nextID: UInt64 = 0
     }
@@ -30,7 +24,7 @@ final class WorkQueue: Sendable {
     func enqueue(priority: DownloadRequest.Priority, _ body: @escaping @Sendable () -> Void) -> WorkQueueTicket {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
-            state.queued.append(Job(id: state.nextID, priority: priority, body: body))
+            state.queued.append(body, sequence: state.nextID, priority: priority)
             return state.nextID
         }
         pump()
@@ -39,34 +33,23 @@ final class WorkQueue: Sendable {
 
     /// Changes the priority of a queued job.
     func setPriority(_ priority: DownloadRequest.Priority, of id: UInt64) {
-        state.withLock { state in
-            if let index = state.queued.firstIndex(where: { $0.id == id }) { state.queued[index].priority = priority }
-        }
+        state.withLock { $0.queued.setPriority(priority, of: id) }
     }
 
     /// Removes a queued job; true when it had not started.
     @discardableResult
     func remove(_ id: UInt64) -> Bool {
-        state.withLock { state in
-            guard let index = state.queued.firstIndex(where: { $0.id == id }) else { return false }
-            state.queued.remove(at: index)
-            return true
-        }
+        state.withLock { $0.queued.remove(id) != nil }
     }
 
     /// Jobs running and jobs waiting, now.
     var load: (running: Int, queued: Int) { state.withLock { ($0.running, $0.queued.count) } }
 
     private func pump() {
-        let jobs = state.withLock { state -> [Job] in
-            var jobs: [Job] = []
-            while state.running < width, !state.queued.isEmpty {
-                var best = 0
-                for index in state.queued.indices.dropFirst()
-                where state.queued[index].priority > state.queued[best].priority {
-                    best = index
-                }
-                jobs.append(state.queued.remove(at: best))
+        let jobs = state.withLock { state -> [@Sendable () -> Void] in
+            var jobs: [@Sendable () -> Void] = []
+            while state.running < width, let job = state.queued.takeNext() {
+                jobs.append(job)
                 state.running += 1
             }
             return jobs
@@ -75,7 +58,7 @@ final class WorkQueue: Sendable {
             // One QoS for every job: the order comes from this queue's priorities, and a busy
             // process must not starve low-priority threads.
             DispatchQueue.global().async { [self] in
-                job.body()
+                job()
                 state.withLock { $0.running -= 1 }
                 pump()
             }

@@ -1,7 +1,7 @@
 /// One download asked of an ``ImageDownloader``.
 public struct DownloadRequest: Sendable, Equatable {
     /// The order among queued downloads: higher first, then the downloader's execution order.
-    public enum Priority: Int, Sendable, Comparable {
+    public enum Priority: Int, Sendable, Comparable, CaseIterable {
         case low = 0
         case normal = 1
         case high = 2

@@ -11,7 +11,8 @@ public final class ImageDownloader: Sendable {
     let state: TrackedMutex<State>
 
     struct State {
-        var queue: [DownloadOperation] = []
+        /// Operations waiting for a slot, in the order they start.
+        var queue: StartOrderQueue<DownloadOperation>
         var running = 0
         /// Queued and running operations by coalescing key.
         var operations: [String: DownloadOperation] = [:]
@@ -25,7 +26,10 @@ public final class ImageDownloader: Sendable {
     public init(loaders: [any ImageLoader], configuration: ImageDownloaderConfiguration = .init()) {
         self.loaders = loaders
         self.configuration = configuration
-        self.state = TrackedMutex(State(bucket: configuration.rateLimit.map { TokenBucket(rate: $0) }))
+        self.state = TrackedMutex(
+            State(
+                queue: StartOrderQueue(lastInFirstOut: configuration.executionOrder == .lifo),
+                bucket: configuration.rateLimit.map { TokenBucket(rate: $0) }))
     }
 
     /// Starts (or joins) a download. Handlers run on the loader's thread and must not block.
@@ -106,13 +110,14 @@ public final class ImageDownloader: Sendable {
             if let operation = state.operations[key] {
                 if request.priority > operation.priority, operation.phase == .queued {
                     operation.priority = request.priority
+                    state.queue.setPriority(request.priority, of: operation.sequence)
                 }
                 return DownloadToken(downloader: self, operation: operation, subscriberID: operation.add(subscriber))
             }
             state.sequence += 1
             let operation = DownloadOperation(key: key, request: request, sequence: state.sequence)
             state.operations[key] = operation
-            state.queue.append(operation)
+            state.queue.append(operation, sequence: operation.sequence, priority: operation.priority)
             return DownloadToken(downloader: self, operation: operation, subscriberID: operation.add(subscriber))
         }
         pump()
@@ -120,8 +125,10 @@ public final class ImageDownloader: Sendable {
     }
 
     func setPriority(_ priority: DownloadRequest.Priority, of token: DownloadToken) {
-        state.withLock { _ in
-            if token.operation.phase == .queued { token.operation.priority = priority }
+        state.withLock { state in
+            guard token.operation.phase == .queued else { return }
+            token.operation.priority = priority
+            state.queue.setPriority(priority, of: token.operation.sequence)
         }
         pump()
     }
@@ -136,7 +143,7 @@ public final class ImageDownloader: Sendable {
             operation.cancelled = true
             if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
             if operation.phase == .queued {
-                state.queue.removeAll { $0 === operation }
+                state.queue.remove(operation.sequence)
                 operation.phase = .finished
                 return (subscriber, nil)
             }
@@ -156,8 +163,7 @@ public final class ImageDownloader: Sendable {
                     state.wakeScheduled = true
                     return (starting, delay)
                 }
-                let index = nextIndex(in: state.queue)
-                let operation = state.queue.remove(at: index)
+                guard let operation = state.queue.takeNext() else { break }
                 operation.phase = .running
                 state.running += 1
                 starting.append(operation)
@@ -172,20 +178,6 @@ public final class ImageDownloader: Sendable {
             }
         }
         for operation in starting { startTransfer(operation) }
-    }
-
-    private func nextIndex(in queue: [DownloadOperation]) -> Int {
-        var best = 0
-        for index in queue.indices.dropFirst() {
-            let candidate = queue[index]
-            let current = queue[best]
-            if candidate.priority != current.priority {
-                if candidate.priority > current.priority { best = index }
-            } else if (configuration.executionOrder == .fifo) == (candidate.sequence < current.sequence) {
-                best = index
-            }
-        }
-        return best
     }
 }
 
