@@ -40,6 +40,26 @@ import WebImageTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("a.png"))) == Data("first image".utf8))
     }
 
+    @Test("URLs with one file name get -2, -3...: past names taken by earlier URLs and files already there")
+    func repeatedNamesGetSuffixes() async throws {
+        let input = try TemporaryDirectory()
+        let output = try TemporaryDirectory()
+        try input.write("photo", "bytes")
+        try input.write("photo-2", "named like a suffix")
+        try output.write("photo-3", "already there")
+        let photo = URL(fileURLWithPath: input.file("photo")).absoluteString
+        let suffixed = URL(fileURLWithPath: input.file("photo-2")).absoluteString
+        let urls = [photo + "?id=1", suffixed, photo + "?id=2", photo + "?id=3", photo + "?id=4"]
+        let result = try await fetch(urls + ["-o", output.path, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let files = try objects(result).map {
+            ($0["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent }
+        }
+        #expect(files == ["photo", "photo-2", "photo-4", "photo-5", "photo-6"])
+        let kept = try String(contentsOfFile: output.file("photo-3"), encoding: .utf8)
+        #expect(kept == "already there")
+    }
+
     @Test("on a terminal: a progress bar of files, bytes and rate, redrawn with \\r; none with --json")
     func progressBarOnTerminal() async throws {
         let plugins = try PluginsFolder.make()
