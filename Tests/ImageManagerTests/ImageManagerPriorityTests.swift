@@ -111,9 +111,11 @@ struct ImageManagerPriorityTests {
         for (name, recorder) in zip(names, recorders) {
             manager.load(harness.url(name), options: .fromLoaderOnly, context: context, completed: recorder.completed)
         }
-        // Every download done and its decode queued: `width` run (held by the gate), the rest wait.
+        // Every download done and its decode queued: `width` run (held by the gate), the rest
+        // wait. The queue counts a job as running when it hands it to a thread, a moment before
+        // the job reaches the gate, so both are waited for.
         try await Self.waitUntil {
-            manager.decodeQueue.load == (width, names.count - width)
+            manager.decodeQueue.load == (width, names.count - width) && coder.gate.running == width
         } state: {
             "(decode queue \(manager.decodeQueue.load), downloads \(manager.counters.downloads), "
                 + "decodes started \(coder.gate.order), completed \(recorders.map { $0.completions.map { String(describing: $0.errorKind) } }))"
