@@ -178,16 +178,22 @@ struct GetCommand: PluginHostCommand {
         if let output { return [output] }
         guard let outputDirectory else { return urls.map { _ in nil } }
         var used: Set<String> = []
+        // The next suffix to try for each name: the ones below it are taken, so many URLs with
+        // one name (`photo.jpg?id=1`, `photo.jpg?id=2`...) do not each try every earlier one.
+        var nextSuffix: [String: Int] = [:]
         return urls.map { url in
             var name = URL(string: url)?.lastPathComponent ?? "image"
             if name.isEmpty || name == "/" { name = "image" }
             var candidate = name
-            var counter = 2
-            while used.contains(candidate) {
+            if used.contains(candidate) {
                 let stem = (name as NSString).deletingPathExtension
                 let ext = (name as NSString).pathExtension
-                candidate = ext.isEmpty ? "\(stem)-\(counter)" : "\(stem)-\(counter).\(ext)"
-                counter += 1
+                var counter = nextSuffix[name] ?? 2
+                repeat {
+                    candidate = ext.isEmpty ? "\(stem)-\(counter)" : "\(stem)-\(counter).\(ext)"
+                    counter += 1
+                } while used.contains(candidate)
+                nextSuffix[name] = counter
             }
             used.insert(candidate)
             return (outputDirectory as NSString).appendingPathComponent(candidate)

@@ -55,6 +55,26 @@ import WebImageTestSupport
         #expect(server.requests(matching: "/static/").count == 3)
     }
 
+    @Test("--output-dir: each image under its URL's name; repeated names get -2, -3... before the extension")
+    func outputDirectoryNames() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let output = try TemporaryDirectory()
+        let badge = server.http + "/static/badge.png"
+        let urls = [badge + "?v=1", server.http + "/static/landscape.jpg", badge + "?v=2", badge + "?v=3"]
+        let result = try await get(
+            urls + ["--output-dir", output.path, "--cache-dir", try TemporaryDirectory().path], plugins: plugins)
+        #expect(result.status == 0, "\(result.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(files == ["badge-2.png", "badge-3.png", "badge.png", "landscape.jpg"])
+        for name in ["badge.png", "badge-2.png", "badge-3.png"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output.file(name))) == Data(try Self.sample("badge.png")))
+        }
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output.file("landscape.jpg")))
+                == Data(try Self.sample("landscape.jpg")))
+    }
+
     @Test("thumbnail and transform: the key names both, the file is written in the extension's format")
     func thumbnailTransformOutput() async throws {
         let server = try Self.server()
