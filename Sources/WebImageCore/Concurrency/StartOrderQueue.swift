@@ -100,11 +100,11 @@ struct StartOrderQueue<Element> {
 
     /// Removes and returns the job that starts next; nil when none waits.
     mutating func takeNext() -> Element? {
-        for priority in DownloadRequest.Priority.allCases.reversed() where !buckets[priority.rawValue].isEmpty {
-            guard
-                let entry = lastInFirstOut
-                    ? buckets[priority.rawValue].takeNewest() : buckets[priority.rawValue].takeOldest()
-            else { continue }
+        // Highest priority first: bucket indices are the priorities' raw values.
+        for index in buckets.indices.reversed() where !buckets[index].isEmpty {
+            guard let entry = lastInFirstOut ? buckets[index].takeNewest() : buckets[index].takeOldest() else {
+                continue
+            }
             priorities[entry.sequence] = nil
             return entry.element
         }
