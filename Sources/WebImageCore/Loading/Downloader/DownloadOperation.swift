@@ -19,9 +19,9 @@ final class DownloadOperation: @unchecked Sendable {
 
     let key: String
     let request: DownloadRequest
-    /// Order of arrival, for FIFO and LIFO.
+    /// Order of arrival, for FIFO and LIFO; also names the operation in the downloader's
+    /// queue, which keeps its priority while it waits.
     let sequence: UInt64
-    var priority: DownloadRequest.Priority
     var phase = Phase.queued
     var subscribers: [Int: Subscriber] = [:]
     var nextSubscriberID = 0
@@ -42,7 +42,6 @@ final class DownloadOperation: @unchecked Sendable {
         self.key = key
         self.request = request
         self.sequence = sequence
-        self.priority = request.priority
     }
 
     func add(_ subscriber: Subscriber) -> Int {

@@ -108,8 +108,8 @@ public final class ImageDownloader: Sendable {
         let key = request.coalescingKey
         let token = state.withLock { state -> DownloadToken in
             if let operation = state.operations[key] {
-                if request.priority > operation.priority, operation.phase == .queued {
-                    operation.priority = request.priority
+                // A joining caller raises a waiting transfer's priority, never lowers it.
+                if let waiting = state.queue.priority(of: operation.sequence), request.priority > waiting {
                     state.queue.setPriority(request.priority, of: operation.sequence)
                 }
                 return DownloadToken(downloader: self, operation: operation, subscriberID: operation.add(subscriber))
@@ -117,7 +117,7 @@ public final class ImageDownloader: Sendable {
             state.sequence += 1
             let operation = DownloadOperation(key: key, request: request, sequence: state.sequence)
             state.operations[key] = operation
-            state.queue.append(operation, sequence: operation.sequence, priority: operation.priority)
+            state.queue.append(operation, sequence: operation.sequence, priority: request.priority)
             return DownloadToken(downloader: self, operation: operation, subscriberID: operation.add(subscriber))
         }
         pump()
@@ -125,11 +125,7 @@ public final class ImageDownloader: Sendable {
     }
 
     func setPriority(_ priority: DownloadRequest.Priority, of token: DownloadToken) {
-        state.withLock { state in
-            guard token.operation.phase == .queued else { return }
-            token.operation.priority = priority
-            state.queue.setPriority(priority, of: token.operation.sequence)
-        }
+        state.withLock { $0.queue.setPriority(priority, of: token.operation.sequence) }
         pump()
     }
 
