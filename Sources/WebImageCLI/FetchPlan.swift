@@ -13,23 +13,12 @@ struct FetchPlan {
     let items: [Item]
 
     init(urls: [String], folder: URL) {
-        var used: Set<String> = []
-        // The next suffix to try for each base name: the ones below it are taken (by an earlier
-        // URL or a file already in the folder), so many URLs with one base name (`photo?id=1`,
-        // `photo?id=2`...) do not each try every earlier suffix again.
-        var nextSuffix: [String: Int] = [:]
+        var names = UniqueFileNames()
         items = urls.map { url in
             let base = Self.fileName(for: url)
-            var name = base
-            var counter = nextSuffix[base] ?? 2
-            while used.contains(name)
-                || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
-            {
-                name = "\(base)-\(counter)"
-                counter += 1
+            let name = names.claim(base, suffixed: { "\(base)-\($0)" }) {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
             }
-            nextSuffix[base] = counter
-            used.insert(name)
             return Item(url: url, file: folder.appendingPathComponent(name))
         }
     }

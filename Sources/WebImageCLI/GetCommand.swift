@@ -177,25 +177,15 @@ struct GetCommand: PluginHostCommand {
     private func outputFiles() -> [String?] {
         if let output { return [output] }
         guard let outputDirectory else { return urls.map { _ in nil } }
-        var used: Set<String> = []
-        // The next suffix to try for each name: the ones below it are taken, so many URLs with
-        // one name (`photo.jpg?id=1`, `photo.jpg?id=2`...) do not each try every earlier one.
-        var nextSuffix: [String: Int] = [:]
+        var names = UniqueFileNames()
         return urls.map { url in
             var name = URL(string: url)?.lastPathComponent ?? "image"
             if name.isEmpty || name == "/" { name = "image" }
-            var candidate = name
-            if used.contains(candidate) {
+            let candidate = names.claim(name) { suffix in
                 let stem = (name as NSString).deletingPathExtension
                 let ext = (name as NSString).pathExtension
-                var counter = nextSuffix[name] ?? 2
-                repeat {
-                    candidate = ext.isEmpty ? "\(stem)-\(counter)" : "\(stem)-\(counter).\(ext)"
-                    counter += 1
-                } while used.contains(candidate)
-                nextSuffix[name] = counter
+                return ext.isEmpty ? "\(stem)-\(suffix)" : "\(stem)-\(suffix).\(ext)"
             }
-            used.insert(candidate)
             return (outputDirectory as NSString).appendingPathComponent(candidate)
         }
     }
