@@ -124,6 +124,12 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         diskContext.storeCacheType = .disk
         let clock = BenchCPUClock(serverPID: serverPID)
         let sides = only.map { [$0] } ?? [.decode, .byHand, .managerDisk, .manager, .freshMemory]
+        // The size of one decoded thumbnail, found once and outside every timed side.
+        var thumbnailBytes = 0
+        if sides.contains(.freshMemory) {
+            let pixels = try coders.decode(bytes[0], options: DecodeOptions(thumbnail: thumbnail)).pixels
+            thumbnailBytes = pixels.bytesPerRow * pixels.height
+        }
         var best: [Side: Measurement] = [:]
         for round in 1...rounds {
             var measured: [Side: Measurement] = [:]
@@ -144,7 +150,7 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
                         list, host: host, configuration: downloader, context: side == .manager ? context : diskContext,
                         folder: folder)
                 case .freshMemory:
-                    wall = try freshMemory(count: list.count, like: bytes[0], coders: coders, thumbnail: thumbnail)
+                    wall = try freshMemory(count: list.count, byteCount: thumbnailBytes)
                 }
                 let after = clock.now()
                 let measurement = Measurement(
@@ -187,14 +193,10 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
         return parts.joined(separator: ", ")
     }
 
-    /// Allocates `count` blocks of the size of `sample`'s decoded thumbnail (from the
-    /// allocator decoders use), writes every byte of each once, keeps them all to the end as
-    /// a memory cache would, then frees them; seconds until the last was written.
-    private func freshMemory(count: Int, like sample: [UInt8], coders: CodersManager, thumbnail: ThumbnailSize?) throws
-        -> Double
-    {
-        let pixels = try coders.decode(sample, options: DecodeOptions(thumbnail: thumbnail)).pixels
-        let byteCount = pixels.bytesPerRow * pixels.height
+    /// Allocates `count` blocks of `byteCount` bytes (from the allocator decoders use), writes
+    /// every byte of each once, keeps them all to the end as a memory cache would, then frees
+    /// them; seconds until the last was written.
+    private func freshMemory(count: Int, byteCount: Int) throws -> Double {
         var blocks: [UnsafeMutableRawPointer] = []
         blocks.reserveCapacity(count)
         defer { for block in blocks { PixelAllocator.system.deallocate(block) } }
