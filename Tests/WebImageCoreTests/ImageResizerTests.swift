@@ -50,9 +50,26 @@ import WebImageCoderVerifier
     }
 }
 
+/// How many threads a resize uses.
+@Suite struct ImageResizerBandTests {
+    @Test func smallSourcesStayOnTheCallersThread() {
+        #expect(ImageResizer.bandCount(sourceWidth: 320, sourceHeight: 240, outputHeight: 192) == 1)
+        #expect(ImageResizer.bandCount(sourceWidth: 97, sourceHeight: 61, outputHeight: 7) == 1)
+        #expect(ImageResizer.bandCount(sourceWidth: 10, sourceHeight: 10, outputHeight: 0) == 1)
+    }
+
+    @Test func largeSourcesSplitByTheirSizeAndTheOutputsRows() {
+        #expect(ImageResizer.bandCount(sourceWidth: 500, sourceHeight: 375, outputHeight: 192) == 2)
+        #expect(ImageResizer.bandCount(sourceWidth: 1024, sourceHeight: 512, outputHeight: 96) == 3)
+        #expect(ImageResizer.bandCount(sourceWidth: 4000, sourceHeight: 3000, outputHeight: 192) == 6)
+        #expect(ImageResizer.bandCount(sourceWidth: 4000, sourceHeight: 3000, outputHeight: 3000) == 8)
+    }
+}
+
 /// The resizer against a plain per-channel, per-output-pixel evaluation of the same weights
 /// in the same order: the row cache and the SIMD lanes must not change a single value.
 @Suite struct ImageResizerArithmeticTests {
+    /// (500, 375) to (256, 192) runs in 2 bands, the others in 1.
     @Test(arguments: [(500, 375, 256, 192), (97, 61, 13, 7), (40, 30, 40, 29), (9, 5, 4, 5)])
     func matchesThePlainEvaluationExactly(size: (Int, Int, Int, Int)) throws {
         var random = SeededNoise(seed: UInt32(size.0 * 1000 + size.1))
