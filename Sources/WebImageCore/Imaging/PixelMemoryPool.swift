@@ -18,7 +18,9 @@ public final class PixelMemoryPool: Sendable {
     /// The pool behind ``PixelAllocator/system`` and the plugin host's allocator.
     public static let shared = PixelMemoryPool()
 
-    /// Blocks smaller than this many bytes are never kept. Default 256 KiB (a 256 × 256 RGBA8 image).
+    /// Blocks smaller than this many bytes are never kept. Default 128 KiB: glibc's `malloc`
+    /// maps blocks from that size on as fresh memory (its default `M_MMAP_THRESHOLD`), and a
+    /// 256 × 192 RGBA8 thumbnail (192 KiB) is then reused instead of faulted in again.
     public let minimumBlockSize: Int
 
     /// A block owned by the pool alone while it is kept, so it may move between threads.
@@ -39,8 +41,8 @@ public final class PixelMemoryPool: Sendable {
 
     /// - Parameters:
     ///   - capacity: most bytes of freed blocks kept for reuse; default 128 MiB. 0 turns pooling off.
-    ///   - minimumBlockSize: smaller blocks go straight back to the C heap; default 256 KiB.
-    public init(capacity: Int = 128 << 20, minimumBlockSize: Int = 256 << 10) {
+    ///   - minimumBlockSize: smaller blocks go straight back to the C heap; default 128 KiB.
+    public init(capacity: Int = 128 << 20, minimumBlockSize: Int = 128 << 10) {
         self.minimumBlockSize = minimumBlockSize
         self.state = TrackedMutex(State(capacity: max(0, capacity)))
     }
