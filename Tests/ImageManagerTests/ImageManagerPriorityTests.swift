@@ -192,6 +192,37 @@ struct ImageManagerPriorityTests {
         #expect(other.counters.decodes == 4)
     }
 
+    @Test("a decode still queued when its last request leaves is removed: it never runs, the others do")
+    func queuedDecodeLeftByItsRequestNeverRuns() async throws {
+        var configuration = ImageManagerConfiguration()
+        configuration.maxConcurrentDecodes = 1
+        let harness = try ManagerHarness(configuration: configuration)
+        let manager = harness.manager
+        let coder = GateCoder(images: harness.images)
+        var context = ImageContext()
+        context.coder = coder
+        let held = Recorder()
+        let leaving = Recorder()
+        let after = Recorder()
+        manager.load(harness.url("photo.jpg"), options: Self.low, context: context, completed: held.completed)
+        try await Self.waitUntil { coder.gate.running == 1 }
+        let operation = manager.load(
+            harness.url("other.jpg"), options: Self.low, context: context, completed: leaving.completed)
+        try await Self.waitUntil { manager.decodeQueue.load == (1, 1) }
+        manager.load(harness.url("icon.png"), options: Self.low, context: context, completed: after.completed)
+        try await Self.waitUntil { manager.decodeQueue.load == (1, 2) }
+        operation.cancel()
+        #expect(await leaving.wait(for: 1).first?.errorKind == .cancelled)
+        #expect(manager.decodeQueue.load == (1, 1))
+        coder.gate.open()
+        #expect(await held.wait(for: 1).first?.value?.image?.width == 4)
+        #expect(await after.wait(for: 1).first?.value?.image?.width == 4)
+        await manager.waitUntilIdle()
+        #expect(coder.gate.order == ["photo.jpg", "icon.png"])
+        #expect(manager.counters.decodes == 2)
+        #expect(manager.counters.downloads == 3)
+    }
+
     @Test("a queued transform takes the priority of a high-priority subscriber that joins, and drops it when it leaves")
     func queuedTransformFollowsSubscribers() async throws {
         var configuration = ImageManagerConfiguration()

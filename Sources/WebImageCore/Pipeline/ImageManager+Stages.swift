@@ -14,42 +14,44 @@ extension ImageManager {
 
     // MARK: download
 
-    /// The bytes of the plan's URL: one download per (URL, loader options, validators).
-    func downloaded(
-        _ plan: ImageRequestPlan, validators: CacheValidators?, relay: PriorityRelay,
-        forward: @escaping @Sendable (WorkEvent<DownloadedData>) -> Void
-    ) async throws(ImageManagerError) -> DownloadedData? {
+    /// The download work's key: one download per (URL, loader options, validators).
+    func downloadKey(_ plan: ImageRequestPlan, validators: CacheValidators?) -> String {
         var key = plan.downloadKey
         if let validators { key += "|v\(validators.etag ?? "")|\(validators.lastModified ?? "")" }
-        return try await StageAwaiter.value(of: downloads, key: key, relay: relay, forward: forward) { work in
-            counters.countDownload()
-            var request = DownloadRequest(url: plan.urlString, priority: work.priority)
-            request.options = plan.loadOptions
-            request.validators = validators?.downloadValidators
-            let received = Atomic<Int>(0)
-            let url = plan.urlString
-            let token = plan.downloader.download(
-                request,
-                events: { event in
-                    guard case .data(let chunk) = event else { return }
-                    let offset = received.add(chunk.count, ordering: .relaxed).oldValue
-                    work.send(.chunk(chunk, offset: offset))
-                },
-                progress: { work.send(.progress($0)) },
-                completion: { result in
-                    switch result {
-                    case .success(let download):
-                        work.send(
-                            .finished(
-                                .success(
-                                    DownloadedData(
-                                        data: download.data, response: download.response, metrics: download.metrics))))
-                    case .failure(let error):
-                        work.send(.finished(.failure(.load(error, url: url))))
-                    }
-                })
-            work.setHandlers(cancel: { token.cancel() }, priority: { token.setPriority($0) })
-        }
+        return key
+    }
+
+    /// Starts the download work of the plan's URL: the downloader's transfer, whose bytes,
+    /// progress and end go to the work's subscribers.
+    func startDownload(_ plan: ImageRequestPlan, validators: CacheValidators?, work: SharedWork<DownloadedData>) {
+        counters.countDownload()
+        var request = DownloadRequest(url: plan.urlString, priority: work.priority)
+        request.options = plan.loadOptions
+        request.validators = validators?.downloadValidators
+        let received = Atomic<Int>(0)
+        let url = plan.urlString
+        let token = plan.downloader.download(
+            request,
+            events: { event in
+                guard case .data(let chunk) = event else { return }
+                let offset = received.add(chunk.count, ordering: .relaxed).oldValue
+                work.send(.chunk(chunk, offset: offset))
+            },
+            progress: { work.send(.progress($0)) },
+            completion: { result in
+                switch result {
+                case .success(let download):
+                    work.send(
+                        .finished(
+                            .success(
+                                DownloadedData(
+                                    data: download.data, response: download.response, metrics: download.metrics)
+                            )))
+                case .failure(let error):
+                    work.send(.finished(.failure(.load(error, url: url))))
+                }
+            })
+        work.setHandlers(cancel: { token.cancel() }, priority: { token.setPriority($0) })
     }
 
     // MARK: decode
@@ -64,39 +66,23 @@ extension ImageManager {
         if let validators { key += "|v\(validators.etag ?? "")|\(validators.lastModified ?? "")" }
         if plan.options.contains(.progressiveLoad) { key += "|progressive" }
         return try await StageAwaiter.value(of: decodes, key: key, relay: relay, forward: forward) { work in
-            let workRelay = PriorityRelay(priority: work.priority)
             let progressive =
                 plan.options.contains(.progressiveLoad) && !plan.decode.avoidDecode
                 ? ProgressiveDecoder(
                     coders: plan.coders, thumbnail: plan.decode.thumbnail,
                     interval: configuration.progressiveDecodeInterval, counters: counters
                 ) { work.send(.partial($0)) } : nil
-            let task = Task {
-                do throws(ImageManagerError) {
-                    let download = try await downloaded(plan, validators: validators, relay: workRelay) { event in
-                        switch event {
-                        case .progress(let progress): work.send(.progress(progress))
-                        case .chunk(let bytes, let offset): progressive?.append(bytes, offset: offset)
-                        default: break
-                        }
-                    }
-                    progressive?.finish()
-                    guard let download else {
-                        work.send(.finished(.success(nil)))
-                        return
-                    }
-                    let url = plan.urlString
-                    var payload = try await run(on: decodeQueue, relay: workRelay) { () throws(ImageManagerError) in
-                        try self.decode(download.data, spec: plan.decode, coders: plan.coders, url: url)
-                    }
-                    payload.download = download
-                    work.send(.finished(.success(payload)))
-                } catch {
-                    progressive?.finish()
-                    work.send(.finished(.failure(error)))
-                }
+            let url = plan.urlString
+            let stage = DownloadDecodeStage(work: work, progressive: progressive, queue: decodeQueue) {
+                download throws(ImageManagerError) in
+                var payload = try self.decode(download.data, spec: plan.decode, coders: plan.coders, url: url)
+                payload.download = download
+                return payload
             }
-            work.setHandlers(cancel: { task.cancel() }, priority: { workRelay.set($0) })
+            stage.start(downloads: downloads, key: downloadKey(plan, validators: validators)) { download in
+                startDownload(plan, validators: validators, work: download)
+            }
+            work.setHandlers(cancel: { stage.cancel() }, priority: { stage.setPriority($0) })
         }
     }
 
