@@ -125,6 +125,30 @@ extension ImageManager {
         try? await cache.storeData(bytes, extendedData: validators?.extendedData, forKey: baseKey)
     }
 
+    /// ``storeOriginal(_:payload:download:)`` without a task of its own, for an untransformed
+    /// image in an ``ImageCache`` without a cache serializer: the memory store now, the disk
+    /// store queued on the cache's I/O queue and counted as background work until it ends.
+    /// False, with nothing stored, when the plan is not such a case.
+    func storeOriginalQueued(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) -> Bool {
+        guard plan.chain.isEmpty, plan.serializer == nil, let cache = plan.cache as? ImageCache,
+            let baseKey = plan.baseKey, let originalKey = plan.originalKey
+        else { return false }
+        let type = plan.storeCacheType
+        if type.includesMemory, let image = payload.image {
+            counters.countStore()
+            cache.storeInMemory(image, forKey: originalKey)
+        }
+        guard type.includesDisk else { return true }
+        counters.countStore()
+        let validators = CacheValidators(response: download.response)
+        let background = background
+        background.begin()
+        cache.storeDataInBackground(Data(download.data), extendedData: validators?.extendedData, forKey: baseKey) {
+            background.end()
+        }
+        return true
+    }
+
     /// Stores a transformed image under the final key in the store cache type, encoded for
     /// disk with the context's encode options (or the serializer, or the cache's own encoding).
     func storeTransformed(_ plan: ImageRequestPlan, image: DecodedImage) async {

@@ -114,9 +114,11 @@ extension ImageManager {
         let transformedImage = output.transformed
         let original = DecodedPayload(
             image: output.original ?? image, animation: nil, frameCount: output.frameCount)
-        await store(plan) {
-            await self.storeOriginal(plan, payload: original, download: download)
-            if transformedImage, let image { await self.storeTransformed(plan, image: image) }
+        if plan.options.contains(.waitStoreCache) || !storeOriginalQueued(plan, payload: original, download: download) {
+            await store(plan) {
+                await self.storeOriginal(plan, payload: original, download: download)
+                if transformedImage, let image { await self.storeTransformed(plan, image: image) }
+            }
         }
         // 8. Complete; thumbnails and transformed images carry no data.
         var metrics = ImageMetrics()
