@@ -135,6 +135,9 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
             var measured: [Side: Measurement] = [:]
             for side in sides {
                 let folder = scratch.appendingPathComponent("\(round)-\(side.rawValue)")
+                // The files an earlier side wrote reach the disk now, not while this side runs
+                // (the kernel's writeback of hundreds of dirty megabytes took CPU from it).
+                sync()
                 let before = clock.now()
                 let wall: Double
                 var completed: Double?

@@ -105,7 +105,9 @@ def server_cpu():
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 def timed(command):
-    """Wall seconds, the child's CPU seconds and nginx's CPU seconds of one command."""
+    """Wall seconds, the child's CPU seconds and nginx's CPU seconds of one command, run after
+    the files written before it have reached the disk."""
+    os.sync()
     before_children = resource.getrusage(resource.RUSAGE_CHILDREN)
     server_before, started = server_cpu(), time.monotonic()
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
