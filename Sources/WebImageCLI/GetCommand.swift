@@ -25,6 +25,13 @@ struct GetCommand: PluginHostCommand {
     var urls: [String] = []
 
     @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp(
+            "Load more URLs, one a line, from a file or - for standard input (after the arguments; a URL listed twice is loaded twice).",
+            valueName: "file"))
+    var listFile: String?
+
+    @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
             "Write the image to this file (one URL only); its extension chooses the format.", valueName: "file"))
@@ -69,12 +76,13 @@ struct GetCommand: PluginHostCommand {
         guard !(output != nil && outputDirectory != nil) else {
             throw ValidationError("-o and --output-dir exclude each other")
         }
-        guard output == nil || urls.count == 1 else {
-            throw ValidationError("-o takes exactly one URL; use --output-dir for several")
+        guard output == nil || (urls.count == 1 && listFile == nil) else {
+            throw ValidationError("-o takes exactly one URL argument; use --output-dir for several")
         }
     }
 
     func run() throws {
+        let urls = urls + (try listFile.map(FetchPlan.listedURLs) ?? [])
         guard !urls.isEmpty else { throw CLIError("no URL to get") }
         let requestOptions: ImageManagerOptions
         do {
@@ -105,9 +113,8 @@ struct GetCommand: PluginHostCommand {
         }
         let imageManager = try manager.makeManager(host: host)
         let context = requestContext
-        let urls = urls
         let sequential = sequential
-        let files = outputFiles()
+        let files = outputFiles(for: urls)
         let results = runBlocking { () -> [(Result<ImageResult, ImageManagerError>, Duration)] in
             var results: [(Result<ImageResult, ImageManagerError>, Duration)] = []
             if sequential {
@@ -173,8 +180,8 @@ struct GetCommand: PluginHostCommand {
         }
     }
 
-    /// The file each URL's image is written to, when one is asked for.
-    private func outputFiles() -> [String?] {
+    /// The file each of `urls`' images is written to, when one is asked for.
+    private func outputFiles(for urls: [String]) -> [String?] {
         if let output { return [output] }
         guard let outputDirectory else { return urls.map { _ in nil } }
         var names = UniqueFileNames()

@@ -75,6 +75,30 @@ import WebImageTestSupport
                 == Data(try Self.sample("landscape.jpg")))
     }
 
+    @Test("--from: the arguments, then the file's URLs in order, a repeated one loaded twice (one download)")
+    func urlsFromAFile() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let folder = try TemporaryDirectory()
+        let badge = server.http + "/static/badge.png"
+        let landscape = server.http + "/static/landscape.jpg"
+        let list = folder.file("urls.txt")
+        try "# sample images\n\n  \(landscape)  \n\(badge)\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let result = try await get(
+            [badge, "--from", list, "--cache-dir", try TemporaryDirectory().path, "--json", "--sequential"],
+            plugins: plugins)
+        #expect(result.status == 0, "\(result.standardError)")
+        let reports = try objects(result)
+        #expect(reports.map { $0["url"] as? String } == [badge, landscape, badge])
+        #expect(reports.map { $0["cache_type"] as? String } == ["none", "none", "memory"])
+        #expect(server.requests(matching: "/static/badge.png").count == 1)
+
+        let single = try await get([badge, "--from", list, "-o", folder.file("one.png")], plugins: plugins)
+        #expect(single.status != 0 && single.standardError.contains("-o takes exactly one URL argument"))
+        let missing = try await get(["--from", folder.file("missing.txt")], plugins: plugins)
+        #expect(missing.status != 0 && missing.standardError.contains("missing.txt"))
+    }
+
     @Test("thumbnail and transform: the key names both, the file is written in the extension's format")
     func thumbnailTransformOutput() async throws {
         let server = try Self.server()
