@@ -137,9 +137,12 @@ struct ImageManagerCoalescingTests {
         #expect(stayed.first?.value?.image?.width == 320)
         #expect(harness.requests("/slow/progressive.jpg", atLeast: 1).count == 1)
 
+        // At 2,000 B/s the download surely runs when both leave: at the default 20 KB/s nginx
+        // sent the small photo.jpg at once, and its decode could start before the cancels.
         let other = try harness.makeManager()
         let recorders = [Recorder(), Recorder()]
-        let operations = recorders.map { other.load(harness.slowURL("photo.jpg"), completed: $0.completed) }
+        let slowPhoto = harness.slowURL("photo.jpg", bytesPerSecond: 2_000)
+        let operations = recorders.map { other.load(slowPhoto, completed: $0.completed) }
         try await Task.sleep(for: .milliseconds(200))
         for operation in operations { operation.cancel() }
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.errorKind == .cancelled) }
@@ -152,7 +155,9 @@ struct ImageManagerCoalescingTests {
     @Test("a follower is not stuck behind a hung leader: its own timeout and cancel work")
     func followerNotStuck() async throws {
         let harness = try ManagerHarness()
-        let url = harness.slowURL("progressive.jpg")
+        // Slow enough that the leader's download still runs when the follower times out and
+        // when the next one leaves, however loaded the machine (the leader is cancelled at the end).
+        let url = harness.slowURL("progressive.jpg", bytesPerSecond: 5_000)
         let leader = Recorder()
         let leaderOperation = harness.manager.load(url, completed: leader.completed)
         var context = ImageContext()
