@@ -337,7 +337,9 @@ struct ImageManagerFlowTests {
             #expect(error.kind == .cancelled)
         }
         let recorder = Recorder()
-        let operation = harness.manager.load(harness.slowURL("photo.jpg"), completed: recorder.completed)
+        // 2,000 B/s: at the default 20 KB/s nginx sends the small photo.jpg at once.
+        let operation = harness.manager.load(
+            harness.slowURL("photo.jpg", bytesPerSecond: 2_000), completed: recorder.completed)
         try await Task.sleep(for: .milliseconds(200))
         operation.cancel()
         operation.cancel()
