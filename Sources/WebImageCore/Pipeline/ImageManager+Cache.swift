@@ -100,7 +100,13 @@ extension ImageManager {
     /// (``ImageCaching/storeData(_:extendedData:forKey:)``); in the store cache type, or the
     /// original store cache type when a transformer runs. Failures are not the request's: they
     /// are ignored.
-    func storeOriginal(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) async {
+    ///
+    /// With `queueDiskWrite` and an ``ImageCache``, the disk write is queued on the cache's I/O
+    /// queue and counted as background work until it ends; the call then never suspends (see
+    /// ``storesOriginalWithoutTask(_:)``). Default false: the write is awaited.
+    func storeOriginal(
+        _ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData, queueDiskWrite: Bool = false
+    ) async {
         let transforming = !plan.chain.isEmpty
         guard let baseKey = plan.baseKey, let originalKey = plan.originalKey,
             let cache = transforming ? plan.originalCache : plan.cache
@@ -121,32 +127,23 @@ extension ImageManager {
         }
         guard let bytes else { return }
         counters.countStore()
-        let validators = CacheValidators(response: download.response)
-        try? await cache.storeData(bytes, extendedData: validators?.extendedData, forKey: baseKey)
+        let extendedData = CacheValidators(response: download.response)?.extendedData
+        if queueDiskWrite, let imageCache = cache as? ImageCache {
+            let background = background
+            background.begin()
+            imageCache.storeDataInBackground(bytes, extendedData: extendedData, forKey: baseKey) { background.end() }
+        } else {
+            try? await cache.storeData(bytes, extendedData: extendedData, forKey: baseKey)
+        }
     }
 
-    /// ``storeOriginal(_:payload:download:)`` without a task of its own, for an untransformed
-    /// image in an ``ImageCache`` without a cache serializer: the memory store now, the disk
-    /// store queued on the cache's I/O queue and counted as background work until it ends.
-    /// False, with nothing stored, when the plan is not such a case.
-    func storeOriginalQueued(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) -> Bool {
-        guard plan.chain.isEmpty, plan.serializer == nil, let cache = plan.cache as? ImageCache,
-            let baseKey = plan.baseKey, let originalKey = plan.originalKey
-        else { return false }
-        let type = plan.storeCacheType
-        if type.includesMemory, let image = payload.image {
-            counters.countStore()
-            cache.storeInMemory(image, forKey: originalKey)
-        }
-        guard type.includesDisk else { return true }
-        counters.countStore()
-        let validators = CacheValidators(response: download.response)
-        let background = background
-        background.begin()
-        cache.storeDataInBackground(Data(download.data), extendedData: validators?.extendedData, forKey: baseKey) {
-            background.end()
-        }
-        return true
+    /// True when the flow stores the original itself, without a task, before completing: an
+    /// untransformed image in an ``ImageCache`` (memory at once, the disk write queued) without
+    /// a cache serializer (whose code stays off the request's way) and without
+    /// ``ImageManagerOptions/waitStoreCache``.
+    func storesOriginalWithoutTask(_ plan: ImageRequestPlan) -> Bool {
+        plan.chain.isEmpty && plan.serializer == nil && plan.cache is ImageCache
+            && !plan.options.contains(.waitStoreCache)
     }
 
     /// Stores a transformed image under the final key in the store cache type, encoded for

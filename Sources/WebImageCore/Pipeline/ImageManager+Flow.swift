@@ -114,7 +114,9 @@ extension ImageManager {
         let transformedImage = output.transformed
         let original = DecodedPayload(
             image: output.original ?? image, animation: nil, frameCount: output.frameCount)
-        if plan.options.contains(.waitStoreCache) || !storeOriginalQueued(plan, payload: original, download: download) {
+        if storesOriginalWithoutTask(plan) {
+            await storeOriginal(plan, payload: original, download: download, queueDiskWrite: true)
+        } else {
             await store(plan) {
                 await self.storeOriginal(plan, payload: original, download: download)
                 if transformedImage, let image { await self.storeTransformed(plan, image: image) }
