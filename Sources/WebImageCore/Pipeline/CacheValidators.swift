@@ -24,6 +24,9 @@ struct CacheValidators: Sendable, Equatable {
 
     var extendedData: Data { Data("webimage-validators-1\n\(etag ?? "")\n\(lastModified ?? "")".utf8) }
 
+    /// What a conditional download adds to the keys of the work it shares: `|v<etag>|<last-modified>`.
+    var workKey: String { "|v\(etag ?? "")|\(lastModified ?? "")" }
+
     var downloadValidators: DownloadRequest.Validators {
         DownloadRequest.Validators(etag: etag, lastModified: lastModified)
     }

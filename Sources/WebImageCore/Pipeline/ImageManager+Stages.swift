@@ -16,9 +16,7 @@ extension ImageManager {
 
     /// The download work's key: one download per (URL, loader options, validators).
     func downloadKey(_ plan: ImageRequestPlan, validators: CacheValidators?) -> String {
-        var key = plan.downloadKey
-        if let validators { key += "|v\(validators.etag ?? "")|\(validators.lastModified ?? "")" }
-        return key
+        plan.downloadKey + (validators?.workKey ?? "")
     }
 
     /// Starts the download work of the plan's URL: the downloader's transfer, whose bytes,
@@ -62,9 +60,7 @@ extension ImageManager {
         _ plan: ImageRequestPlan, validators: CacheValidators?, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
     ) async throws(ImageManagerError) -> DecodedPayload? {
-        var key = plan.decodeKey
-        if let validators { key += "|v\(validators.etag ?? "")|\(validators.lastModified ?? "")" }
-        if plan.options.contains(.progressiveLoad) { key += "|progressive" }
+        let key = decodeWorkKey(plan, validators: validators)
         return try await StageAwaiter.value(of: decodes, key: key, relay: relay, forward: forward) { work in
             let progressive =
                 plan.options.contains(.progressiveLoad) && !plan.decode.avoidDecode
@@ -84,6 +80,11 @@ extension ImageManager {
             }
             work.setHandlers(cancel: { stage.cancel() }, priority: { stage.setPriority($0) })
         }
+    }
+
+    /// The decode work's key: one decode per (download, decode settings, progressive or not).
+    func decodeWorkKey(_ plan: ImageRequestPlan, validators: CacheValidators?) -> String {
+        plan.decodeKey + (validators?.workKey ?? "") + (plan.options.contains(.progressiveLoad) ? "|progressive" : "")
     }
 
     /// Cached bytes decoded: one decode per (cache, key, decode settings).
@@ -166,16 +167,13 @@ extension ImageManager {
         _ plan: ImageRequestPlan, count: Int, source: TransformSource, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
     ) async throws(ImageManagerError) -> DecodedPayload? {
-        let chainKey = plan.chain.prefix(count).map(\.transformerKey).joined(separator: "|")
+        let chainKey =
+            "|x\(plan.options.contains(.transformAnimatedImage) ? "a" : "")|"
+            + plan.chain.prefix(count).map(\.transformerKey).joined(separator: "|")
         let key: String
         switch source {
-        case .download(let validators):
-            key =
-                plan.decodeKey + "|v\(validators?.etag ?? "")|\(validators?.lastModified ?? "")"
-                + (plan.options.contains(.progressiveLoad) ? "|progressive" : "")
-                + "|x\(plan.options.contains(.transformAnimatedImage) ? "a" : "")|" + chainKey
-        case .cached(_, let cachedKey):
-            key = "cached|" + cachedKey + "|x\(plan.options.contains(.transformAnimatedImage) ? "a" : "")|" + chainKey
+        case .download(let validators): key = decodeWorkKey(plan, validators: validators) + chainKey
+        case .cached(_, let cachedKey): key = "cached|" + cachedKey + chainKey
         }
         return try await StageAwaiter.value(of: transforms, key: key, relay: relay, forward: forward) { work in
             let workRelay = PriorityRelay(priority: work.priority)
