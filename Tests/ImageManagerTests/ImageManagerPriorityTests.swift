@@ -97,15 +97,22 @@ struct ImageManagerPriorityTests {
     static let low: ImageManagerOptions = [.lowPriority, .fromLoaderOnly]
     static let high: ImageManagerOptions = [.highPriority, .fromLoaderOnly]
 
-    @Test("decoding is as wide as configured: that many decodes run at once and the others wait", arguments: [1, 3])
-    func decodeWidth(width: Int) async throws {
+    /// A manager that decodes `width` images at once, and a context that decodes with a new
+    /// ``GateCoder``.
+    static func gatedDecoding(width: Int) throws -> (harness: ManagerHarness, coder: GateCoder, context: ImageContext) {
         var configuration = ImageManagerConfiguration()
         configuration.maxConcurrentDecodes = width
         let harness = try ManagerHarness(configuration: configuration)
-        let manager = harness.manager
         let coder = GateCoder(images: harness.images)
         var context = ImageContext()
         context.coder = coder
+        return (harness, coder, context)
+    }
+
+    @Test("decoding is as wide as configured: that many decodes run at once and the others wait", arguments: [1, 3])
+    func decodeWidth(width: Int) async throws {
+        let (harness, coder, context) = try Self.gatedDecoding(width: width)
+        let manager = harness.manager
         let names = ["photo.jpg", "other.jpg", "icon.png", "wide.png", "anim.gif", "reversed.bin"]
         let recorders = names.map { _ in Recorder() }
         for (name, recorder) in zip(names, recorders) {
@@ -137,16 +144,14 @@ struct ImageManagerPriorityTests {
 
     @Test("a queued decode takes the priority of a high-priority subscriber that joins, and drops it when it leaves")
     func queuedDecodeFollowsSubscribers() async throws {
-        var configuration = ImageManagerConfiguration()
-        configuration.maxConcurrentDecodes = 1
-        let harness = try ManagerHarness(configuration: configuration)
+        let gated = try Self.gatedDecoding(width: 1)
+        let harness = gated.harness
 
         // Joining: photo holds the one slot; other, icon, wide queue at low priority; a
         // high-priority request for wide joins its work, so wide decodes next.
         let manager = harness.manager
-        let coder = GateCoder(images: harness.images)
-        var context = ImageContext()
-        context.coder = coder
+        let coder = gated.coder
+        var context = gated.context
         var recorders: [Recorder] = []
         func load(_ name: String, _ options: ImageManagerOptions, into manager: ImageManager) -> ImageOperation {
             let recorder = Recorder()
@@ -170,7 +175,7 @@ struct ImageManagerPriorityTests {
 
         // Leaving: icon is queued at high priority with a low subscriber too; the
         // high-priority request leaves before photo's decode ends, so icon waits its turn.
-        let other = try harness.makeManager(configuration: configuration)
+        let other = try harness.makeManager(configuration: harness.manager.configuration)
         let second = GateCoder(images: harness.images)
         context.coder = second
         recorders = []
@@ -194,13 +199,8 @@ struct ImageManagerPriorityTests {
 
     @Test("a decode still queued when its last request leaves is removed: it never runs, the others do")
     func queuedDecodeLeftByItsRequestNeverRuns() async throws {
-        var configuration = ImageManagerConfiguration()
-        configuration.maxConcurrentDecodes = 1
-        let harness = try ManagerHarness(configuration: configuration)
+        let (harness, coder, context) = try Self.gatedDecoding(width: 1)
         let manager = harness.manager
-        let coder = GateCoder(images: harness.images)
-        var context = ImageContext()
-        context.coder = coder
         let held = Recorder()
         let leaving = Recorder()
         let after = Recorder()
