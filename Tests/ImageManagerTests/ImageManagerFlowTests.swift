@@ -297,6 +297,29 @@ struct ImageManagerFlowTests {
         #expect(harness.imageCache().imageFromMemory(forKey: url.absoluteString)?.isPartial == false)
     }
 
+    /// A cache serializer whose release a weak reference observes.
+    final class ObservedSerializer: CacheSerializer {
+        func cacheData(for image: DecodedImage, originalData: Data?, key: String) -> Data? { originalData }
+    }
+
+    @Test("a finished request keeps nothing of itself: its context is released once it and its stores end")
+    func finishedRequestReleasesItsContext() async throws {
+        let harness = try ManagerHarness()
+        weak var released: ObservedSerializer?
+        do {
+            let serializer = ObservedSerializer()
+            released = serializer
+            var context = ImageContext()
+            context.cacheSerializer = serializer
+            context.thumbnail = ThumbnailSize(width: 16, height: 16)
+            let result = try await harness.manager.image(for: harness.url("photo.jpg"), context: context)
+            #expect(result.cacheType == .none)
+        }
+        await harness.manager.waitUntilIdle()
+        #expect(released == nil)
+        #expect(harness.requests("photo.jpg").count == 1)
+    }
+
     @Test("cancelling during the disk query ends with cancelled at once and never downloads")
     func cancellationDuringTheCacheQuery() async throws {
         let harness = try ManagerHarness()

@@ -38,6 +38,16 @@ final class SharedWork<Value: Sendable>: Sendable {
         var intermediate: Value?
         /// Subscribers so far, leavers included.
         var subscriberCount = 0
+
+        /// Ends the work and drops what it holds: its handlers (which often hold what holds
+        /// this work, such as the stage that finishes it) and the last intermediate value.
+        mutating func finish() {
+            finished = true
+            subscribers.removeAll()
+            onCancel = nil
+            onPriority = nil
+            intermediate = nil
+        }
     }
 
     let key: String
@@ -60,9 +70,10 @@ final class SharedWork<Value: Sendable>: Sendable {
         cancel: (@Sendable () -> Void)?, priority: (@Sendable (DownloadRequest.Priority) -> Void)? = nil
     ) {
         let cancelNow = state.withLock { state -> Bool in
+            guard !state.finished else { return state.subscribers.isEmpty }
             state.onCancel = cancel
             state.onPriority = priority
-            return state.finished && state.subscribers.isEmpty
+            return false
         }
         if cancelNow { cancel?() }
     }
@@ -113,8 +124,9 @@ final class SharedWork<Value: Sendable>: Sendable {
             ) in
             guard state.subscribers.removeValue(forKey: id) != nil, !state.finished else { return (nil, nil) }
             guard state.subscribers.isEmpty else { return (nil, raisePriority(&state)) }
-            state.finished = true
-            return (state.onCancel, nil)
+            let cancel = state.onCancel
+            state.finish()
+            return (cancel, nil)
         }
         if let change { change.0(change.1) }
         if let cancel {
@@ -128,9 +140,8 @@ final class SharedWork<Value: Sendable>: Sendable {
         let handlers = state.withLock { state -> [Handler] in
             guard !state.finished else { return [] }
             if case .finished = event {
-                state.finished = true
                 let handlers = state.subscribers.values.map { $0.handler }
-                state.subscribers.removeAll()
+                state.finish()
                 return handlers
             }
             if case .intermediate(let value) = event { state.intermediate = value }
