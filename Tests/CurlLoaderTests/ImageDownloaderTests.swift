@@ -311,6 +311,15 @@ extension CurlLoaderTests {
             // 2 from the burst, then 4 more at 10 per second: at least 0.3 s.
             #expect(ContinuousClock.now - started >= .milliseconds(300))
         }
+
+        @Test func aFinishedTransfersTaskIsReleasedOutsideTheDownloadersLock() async throws {
+            let probe = LockProbeLoader(CurlLoaderFactory.loader)
+            let probed = ImageDownloader(loaders: [probe], configuration: ImageDownloaderConfiguration())
+            probe.downloader.withLock { $0 = probed }
+            let result = try await probed.download(DownloadRequest(url: server.http + "/static/small.bin"))
+            #expect(result.data == server.files["small.bin"])
+            #expect(probe.releases.withLock { $0 } == [true])
+        }
     }
 }
 
@@ -345,4 +354,48 @@ final class Completions: Sendable {
         }
         return nil
     }
+}
+
+/// A loader over another whose tasks, when released, record whether the downloader's lock was
+/// free then (a downloader must not run a loader's code while it holds its lock). A task
+/// released under the lock records false after 2 s instead of waiting for it.
+final class LockProbeLoader: ImageLoader {
+    let base: any ImageLoader
+    let downloader = TrackedMutex<ImageDownloader?>(nil)
+    let releases = TrackedMutex<[Bool]>([])
+    var schemes: [String] { base.schemes }
+
+    init(_ base: any ImageLoader) { self.base = base }
+
+    func start(_ request: LoadRequest, handler: @escaping @Sendable (LoadEvent) -> Void)
+        throws(ImageLoadingError) -> any LoadTask
+    {
+        ProbedTask(task: try base.start(request, handler: handler), probe: self)
+    }
+
+    /// Called by a task's deinit: true when the downloader answered within 2 s.
+    fileprivate func released() {
+        let answered = DispatchSemaphore(value: 0)
+        let downloader = downloader.withLock { $0 }
+        DispatchQueue.global().async {
+            _ = downloader?.activeCount
+            answered.signal()
+        }
+        let free = answered.wait(timeout: .now() + 2) == .success
+        releases.withLock { $0.append(free) }
+    }
+}
+
+private final class ProbedTask: LoadTask {
+    let task: any LoadTask
+    let probe: LockProbeLoader
+
+    init(task: any LoadTask, probe: LockProbeLoader) {
+        self.task = task
+        self.probe = probe
+    }
+
+    func cancel() { task.cancel() }
+
+    deinit { probe.released() }
 }

@@ -161,8 +161,11 @@ extension ImageDownloader {
             case retry(Duration)
             case deliver([DownloadOperation.Subscriber], Result<DownloadResult, ImageLoadingError>)
         }
-        let next = state.withLock { state -> Next in
-            guard operation.attempt == attempt, operation.phase == .running else { return .ignore }
+        // The loader's task comes out of the lock and is dropped after it: its release runs the
+        // loader's code.
+        let (next, _) = state.withLock { state -> (Next, (any LoadTask)?) in
+            guard operation.attempt == attempt, operation.phase == .running else { return (.ignore, nil) }
+            let endedTask = operation.loadTask
             operation.loadTask = nil
             var result: Result<DownloadResult, ImageLoadingError>
             switch outcome {
@@ -183,14 +186,14 @@ extension ImageDownloader {
             if case .failure(let error) = result, !operation.cancelled,
                 let delay = configuration.retry.delay(after: error, attempt: attempt - 1)
             {
-                return .retry(delay)
+                return (.retry(delay), endedTask)
             }
             operation.phase = .finished
             state.running -= 1
             if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
             let subscribers = Array(operation.subscribers.values)
             operation.subscribers.removeAll()
-            return .deliver(subscribers, result)
+            return (.deliver(subscribers, result), endedTask)
         }
         switch next {
         case .ignore:
