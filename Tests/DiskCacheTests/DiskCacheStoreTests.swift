@@ -36,6 +36,19 @@ import WebImageTestSupport
         }
     }
 
+    @Test func bytesOfAnArrayAreStoredAsTheyAre() throws {
+        let fixture = try DiskCacheFixture()
+        let bytes = [UInt8](testBytes(70_000))
+        try fixture.cache.store(bytes: bytes, extendedData: Data("etag: \"b\"".utf8), forKey: "http://x/b.jpg")
+        try fixture.cache.store(bytes: [], extendedData: nil, forKey: "http://x/empty.jpg")
+        let entry = try #require(try fixture.cache.entry(forKey: "http://x/b.jpg"))
+        #expect([UInt8](entry.data) == bytes)
+        #expect(entry.extendedData == Data("etag: \"b\"".utf8))
+        let empty = try #require(try fixture.cache.entry(forKey: "http://x/empty.jpg"))
+        #expect(empty.data.isEmpty && empty.extendedData == nil)
+        #expect(try fixture.cache.totals().count == 2)
+    }
+
     @Test func anEntryWithoutExtendedDataHasNone() throws {
         let fixture = try DiskCacheFixture()
         try fixture.cache.store(Data([1, 2, 3]), extendedData: nil, forKey: "k")

@@ -10,6 +10,10 @@ public protocol DiskCache: Sendable {
     func entry(forKey key: String) throws(CacheError) -> DiskCacheEntry?
     /// Stores `data` and `extendedData` (nil: none) for `key`, replacing what was there.
     func store(_ data: Data, extendedData: Data?, forKey key: String) throws(CacheError)
+    /// ``store(_:extendedData:forKey:)`` for bytes held in an array (a download's), which a
+    /// backend that only reads them can store without copying them into `Data` first. The
+    /// default copies them and calls ``store(_:extendedData:forKey:)``.
+    func store(bytes: [UInt8], extendedData: Data?, forKey key: String) throws(CacheError)
     func contains(_ key: String) throws(CacheError) -> Bool
     /// Removes `key`; no error when it was not there.
     func remove(_ key: String) throws(CacheError)
@@ -21,6 +25,12 @@ public protocol DiskCache: Sendable {
     func path(forKey key: String) -> String?
     /// Every entry's name (a file name or a key), size and times.
     func items() throws(CacheError) -> [DiskCacheItem]
+}
+
+extension DiskCache {
+    public func store(bytes: [UInt8], extendedData: Data?, forKey key: String) throws(CacheError) {
+        try store(Data(bytes), extendedData: extendedData, forKey: key)
+    }
 }
 
 /// One entry read from a disk cache.

@@ -23,15 +23,16 @@ extension ImageCache {
         try await diskEntry(forKey: key)?.extendedData
     }
 
-    /// Queues the store of encoded `data` and `extendedData` (nil: none) on disk for `key` on
-    /// the I/O queue and returns at once; `completion` runs on that queue once the store ended
-    /// (a failed store is dropped, as a background store's is).
-    func storeDataInBackground(
-        _ data: Data, extendedData: Data?, forKey key: String, completion: @escaping @Sendable () -> Void
+    /// Queues the store of encoded `bytes` (stored as they are, without a copy into `Data`)
+    /// and `extendedData` (nil: none) on disk for `key` on the I/O queue and returns at once;
+    /// `completion` runs on that queue once the store ended (a failed store is dropped, as a
+    /// background store's is).
+    func storeInBackground(
+        bytes: [UInt8], extendedData: Data?, forKey key: String, completion: @escaping @Sendable () -> Void
     ) {
         let disk = disk
         ioQueue.async {
-            _ = try? disk.store(data, extendedData: extendedData, forKey: key)
+            _ = try? disk.store(bytes: bytes, extendedData: extendedData, forKey: key)
             completion()
         }
     }

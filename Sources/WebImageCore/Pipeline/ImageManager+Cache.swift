@@ -101,8 +101,9 @@ extension ImageManager {
     /// original store cache type when a transformer runs. Failures are not the request's: they
     /// are ignored.
     ///
-    /// With `queueDiskWrite` and an ``ImageCache``, the disk write is queued on the cache's I/O
-    /// queue and counted as background work until it ends; the call then never suspends (see
+    /// With `queueDiskWrite`, an ``ImageCache`` and no serializer, the downloaded bytes
+    /// themselves (not a copy) are queued for the disk on the cache's I/O queue and counted as
+    /// background work until written; the call then never suspends (see
     /// ``storesOriginalWithoutTask(_:)``). Default false: the write is awaited.
     func storeOriginal(
         _ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData, queueDiskWrite: Bool = false
@@ -121,20 +122,24 @@ extension ImageManager {
             }
         }
         guard type.includesDisk else { return }
+        let extendedData = CacheValidators(response: download.response)?.extendedData
+        if queueDiskWrite, plan.serializer == nil, let imageCache = cache as? ImageCache {
+            // The downloaded bytes go to the disk cache as they are, without a copy.
+            counters.countStore()
+            let background = background
+            background.begin()
+            imageCache.storeInBackground(bytes: download.data, extendedData: extendedData, forKey: baseKey) {
+                background.end()
+            }
+            return
+        }
         var bytes: Data? = Data(download.data)
         if let serializer = plan.serializer, let image = payload.image {
             bytes = serializer.cacheData(for: image, originalData: bytes, key: baseKey)
         }
         guard let bytes else { return }
         counters.countStore()
-        let extendedData = CacheValidators(response: download.response)?.extendedData
-        if queueDiskWrite, let imageCache = cache as? ImageCache {
-            let background = background
-            background.begin()
-            imageCache.storeDataInBackground(bytes, extendedData: extendedData, forKey: baseKey) { background.end() }
-        } else {
-            try? await cache.storeData(bytes, extendedData: extendedData, forKey: baseKey)
-        }
+        try? await cache.storeData(bytes, extendedData: extendedData, forKey: baseKey)
     }
 
     /// True when the flow stores the original itself, without a task, before completing: an

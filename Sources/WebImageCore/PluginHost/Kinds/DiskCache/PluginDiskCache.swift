@@ -68,16 +68,27 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
     }
 
     public func store(_ data: Data, extendedData: Data?, forKey key: String) throws(CacheError) {
+        try data.withUnsafeBytes { bytes in
+            Result { () throws(CacheError) in try write(bytes, extendedData: extendedData, forKey: key) }
+        }.get()
+    }
+
+    /// The array's bytes handed to the plugin as they are, without a copy.
+    public func store(bytes: [UInt8], extendedData: Data?, forKey key: String) throws(CacheError) {
+        try bytes.withUnsafeBytes { bytes in
+            Result { () throws(CacheError) in try write(bytes, extendedData: extendedData, forKey: key) }
+        }.get()
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, extendedData: Data?, forKey key: String) throws(CacheError) {
         let extended = extendedData ?? Data()
         try call("write") { error in
             withCacheKey(key) { characters, count in
-                data.withUnsafeBytes { bytes in
-                    extended.withUnsafeBytes { extendedBytes in
-                        table.write(
-                            instance, characters, count, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                            bytes.count, extendedBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                            extendedBytes.count, error)
-                    }
+                extended.withUnsafeBytes { extendedBytes in
+                    table.write(
+                        instance, characters, count, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                        bytes.count, extendedBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                        extendedBytes.count, error)
                 }
             }
         }
