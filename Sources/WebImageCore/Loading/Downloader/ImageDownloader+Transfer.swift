@@ -76,9 +76,6 @@ extension ImageDownloader {
                     return ([], nil, operation.loadTask)
                 }
                 operation.response = response
-                if let expected = response?.expectedContentLength, expected <= configuration.maxResponseSize {
-                    operation.body.reserveCapacity(Int(expected))  // one allocation for the whole body
-                }
                 if let resuming = operation.resuming, response?.statusCode == 206 {
                     // The rest of the saved bytes: the body continues them and is reported whole.
                     operation.body = resuming.bytes
@@ -102,7 +99,22 @@ extension ImageDownloader {
                         statusCode: operation.response?.statusCode, headers: operation.response?.headers)
                     return ([], nil, operation.loadTask)
                 }
-                operation.body += chunk
+                if operation.body.isEmpty {
+                    let expected =
+                        operation.response?.expectedContentLength.map {
+                            Int(clamping: min($0, configuration.maxResponseSize))
+                        } ?? 0
+                    if chunk.count >= expected {
+                        // The whole body in one chunk (a loader that gathers small bodies): kept
+                        // as it is, without a copy.
+                        operation.body = chunk
+                    } else {
+                        operation.body.reserveCapacity(expected)  // one allocation for the whole body
+                        operation.body += chunk
+                    }
+                } else {
+                    operation.body += chunk
+                }
                 let now = ContinuousClock.now
                 var progress: DownloadProgress?
                 if operation.lastProgress.map({ now - $0 >= configuration.minimumProgressInterval }) ?? true {
