@@ -97,11 +97,14 @@ struct ImageManagerPriorityTests {
     static let low: ImageManagerOptions = [.lowPriority, .fromLoaderOnly]
     static let high: ImageManagerOptions = [.highPriority, .fromLoaderOnly]
 
-    /// A manager that decodes `width` images at once, and a context that decodes with a new
-    /// ``GateCoder``.
-    static func gatedDecoding(width: Int) throws -> (harness: ManagerHarness, coder: GateCoder, context: ImageContext) {
+    /// A manager that decodes `width` images at once (with at most `awaitingDecode` downloads
+    /// not decoding yet; nil: the default), and a context that decodes with a new ``GateCoder``.
+    static func gatedDecoding(width: Int, awaitingDecode: Int? = nil) throws -> (
+        harness: ManagerHarness, coder: GateCoder, context: ImageContext
+    ) {
         var configuration = ImageManagerConfiguration()
         configuration.maxConcurrentDecodes = width
+        configuration.maxDownloadsAwaitingDecode = awaitingDecode
         let harness = try ManagerHarness(configuration: configuration)
         let coder = GateCoder(images: harness.images)
         var context = ImageContext()
@@ -221,6 +224,68 @@ struct ImageManagerPriorityTests {
         #expect(coder.gate.order == ["photo.jpg", "icon.png"])
         #expect(manager.counters.decodes == 2)
         #expect(manager.counters.downloads == 3)
+    }
+
+    @Test(
+        "downloads wait while their bytes would wait for a decoder: with decoding held, 2 awaiting + 1 decoding started"
+    )
+    func downloadsWaitForDecoders() async throws {
+        let (harness, coder, context) = try Self.gatedDecoding(width: 1, awaitingDecode: 2)
+        let manager = harness.manager
+        let names = ["photo.jpg", "other.jpg", "icon.png", "wide.png", "anim.gif", "reversed.bin"]
+        let recorders = names.map { _ in Recorder() }
+        for (name, recorder) in zip(names, recorders) {
+            manager.load(harness.url(name), options: .fromLoaderOnly, context: context, completed: recorder.completed)
+        }
+        // One decode runs (held), having given its place back; two downloads are done and
+        // queued for the decoder, holding the two places; three wait to start.
+        try await Self.waitUntil {
+            manager.decodeQueue.load == (1, 2) && manager.downloadAdmission.load == (2, 3)
+        } state: {
+            "(decode queue \(manager.decodeQueue.load), admission \(manager.downloadAdmission.load))"
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(manager.counters.downloads == 3)
+        #expect(manager.downloadAdmission.load == (2, 3))
+        let requested = names.filter { !harness.requests($0).isEmpty }
+        #expect(requested.count == 3 && requested.contains(coder.gate.order[0]))
+        coder.gate.open()
+        for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4) }
+        await manager.waitUntilIdle()
+        #expect(manager.counters.downloads == names.count && manager.counters.decodes == names.count)
+        #expect(manager.downloadAdmission.load == (0, 0))
+        #expect(names.allSatisfy { harness.requests($0).count == 1 })
+    }
+
+    @Test("a download waiting to start leaves with its request: it never reaches the server; a high one starts first")
+    func waitingDownloadLeaves() async throws {
+        let (harness, coder, context) = try Self.gatedDecoding(width: 1, awaitingDecode: 1)
+        let manager = harness.manager
+        let held = Recorder()
+        let queued = Recorder()
+        manager.load(harness.url("photo.jpg"), options: Self.low, context: context, completed: held.completed)
+        try await Self.waitUntil { coder.gate.running == 1 }
+        manager.load(harness.url("other.jpg"), options: Self.low, context: context, completed: queued.completed)
+        try await Self.waitUntil { manager.decodeQueue.load == (1, 1) }
+        let leaving = Recorder()
+        let low = Recorder()
+        let high = Recorder()
+        let operation = manager.load(
+            harness.url("icon.png"), options: Self.low, context: context, completed: leaving.completed)
+        manager.load(harness.url("wide.png"), options: Self.low, context: context, completed: low.completed)
+        manager.load(harness.url("anim.gif"), options: Self.high, context: context, completed: high.completed)
+        try await Self.waitUntil { manager.downloadAdmission.load == (1, 3) }
+        operation.cancel()
+        #expect(await leaving.wait(for: 1).first?.errorKind == .cancelled)
+        #expect(manager.downloadAdmission.load == (1, 2))
+        coder.gate.open()
+        for recorder in [held, queued, low, high] {
+            #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4)
+        }
+        await manager.waitUntilIdle()
+        #expect(harness.requests("icon.png").isEmpty)
+        #expect(manager.counters.downloads == 4)
+        #expect(Array(coder.gate.order.suffix(2)) == ["anim.gif", "wide.png"])
     }
 
     @Test("a queued transform takes the priority of a high-priority subscriber that joins, and drops it when it leaves")

@@ -9,6 +9,9 @@ final class DownloadDecodeStage: Sendable {
     private struct State {
         var subscription: WorkSubscription<DownloadedData>?
         var ticket: WorkQueueTicket?
+        /// The queued download's place in the manager's admission, released when its decode
+        /// starts or leaves the queue.
+        var lease: DownloadLease?
         var cancelled = false
     }
 
@@ -50,13 +53,13 @@ final class DownloadDecodeStage: Sendable {
     /// Leaves the download, or removes the queued decode; a decode already running finishes
     /// unseen (the work has no subscribers left).
     func cancel() {
-        let (subscription, ticket) = state.withLock { state in
+        let (subscription, ticket, lease) = state.withLock { state in
             state.cancelled = true
-            return (state.subscription, state.ticket)
+            return (state.subscription, state.ticket, state.lease)
         }
         progressive?.finish()
         subscription?.cancel()
-        ticket?.cancel()
+        if ticket?.cancel() == true { lease?.release() }
     }
 
     /// Follows the decode work's priority: the download's subscription and the queued decode.
@@ -88,14 +91,17 @@ final class DownloadDecodeStage: Sendable {
 
     private func queueDecode(of download: DownloadedData) {
         let ticket = queue.enqueue(priority: work.priority) { [self] in
+            // Decoding starts: the bytes no longer wait, and the next download may start.
+            download.lease?.release()
             guard !state.withLock({ $0.cancelled }) else { return }
             let result = Result { () throws(ImageManagerError) in try decode(download) }
             work.send(.finished(result.map { $0 }))
         }
         let cancelled = state.withLock { state -> Bool in
             state.ticket = ticket
+            state.lease = download.lease
             return state.cancelled
         }
-        if cancelled { ticket.cancel() }
+        if cancelled, ticket.cancel() { download.lease?.release() }
     }
 }

@@ -19,16 +19,38 @@ extension ImageManager {
         plan.downloadKey + (validators?.workKey ?? "")
     }
 
-    /// Starts the download work of the plan's URL: the downloader's transfer, whose bytes,
-    /// progress and end go to the work's subscribers.
+    /// Starts the download work of the plan's URL once the manager's ``DownloadAdmission``
+    /// has room: the downloader's transfer, whose bytes, progress and end go to the work's
+    /// subscribers. The bytes carry the admission's lease, which their decode releases; a
+    /// download that ends without bytes releases it then, and one cancelled before it started
+    /// leaves the admission's queue.
     func startDownload(_ plan: ImageRequestPlan, validators: CacheValidators?, work: SharedWork<DownloadedData>) {
+        let transfer = AdmittedTransfer()
+        let lease = downloadAdmission.admit(priority: work.priority) { [self] lease in
+            transfer.started(self.transfer(plan, validators: validators, work: work, lease: lease))
+        }
+        work.setHandlers(
+            cancel: {
+                lease.release()
+                transfer.cancel()
+            },
+            priority: { priority in
+                lease.setPriority(priority)
+                transfer.setPriority(priority)
+            })
+    }
+
+    /// The downloader's transfer of an admitted download work.
+    private func transfer(
+        _ plan: ImageRequestPlan, validators: CacheValidators?, work: SharedWork<DownloadedData>, lease: DownloadLease
+    ) -> DownloadToken {
         counters.countDownload()
         var request = DownloadRequest(url: plan.urlString, priority: work.priority)
         request.options = plan.loadOptions
         request.validators = validators?.downloadValidators
         let received = Atomic<Int>(0)
         let url = plan.urlString
-        let token = plan.downloader.download(
+        return plan.downloader.download(
             request,
             events: { event in
                 guard case .data(let chunk) = event else { return }
@@ -43,13 +65,13 @@ extension ImageManager {
                         .finished(
                             .success(
                                 DownloadedData(
-                                    data: download.data, response: download.response, metrics: download.metrics)
-                            )))
+                                    data: download.data, response: download.response, metrics: download.metrics,
+                                    lease: lease))))
                 case .failure(let error):
+                    lease.release()
                     work.send(.finished(.failure(.load(error, url: url))))
                 }
             })
-        work.setHandlers(cancel: { token.cancel() }, priority: { token.setPriority($0) })
     }
 
     // MARK: decode

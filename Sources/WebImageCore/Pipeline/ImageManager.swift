@@ -34,6 +34,8 @@ public final class ImageManager: Sendable {
     let transforms = WorkRegistry<DecodedPayload>()
     let images = WorkRegistry<ImageResult>()
     let decodeQueue: WorkQueue
+    /// Bounds the downloads not yet decoding (``ImageManagerConfiguration/maxDownloadsAwaitingDecode``).
+    let downloadAdmission: DownloadAdmission
     let transformQueue: WorkQueue
     let background = BackgroundWork()
     private let operations = TrackedMutex<[ObjectIdentifier: ImageOperation]>([:])
@@ -53,6 +55,10 @@ public final class ImageManager: Sendable {
         self.optionsProcessor = optionsProcessor
         self.configuration = configuration
         decodeQueue = WorkQueue(label: "webimage.manager.decode", width: configuration.maxConcurrentDecodes)
+        downloadAdmission = DownloadAdmission(
+            capacity: configuration.maxDownloadsAwaitingDecode
+                ?? downloader.configuration.maxConcurrentDownloads + decodeQueue.width,
+            lastInFirstOut: downloader.configuration.executionOrder == .lifo)
         transformQueue = WorkQueue(label: "webimage.manager.transform", width: configuration.maxConcurrentTransforms)
     }
 

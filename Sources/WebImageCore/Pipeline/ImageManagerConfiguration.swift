@@ -8,6 +8,12 @@ public struct ImageManagerConfiguration: Sendable {
     public var maxConcurrentDecodes = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Most transforms at once; default 2.
     public var maxConcurrentTransforms = 2
+    /// Most downloads started for decoding and not decoding yet: running, or finished with
+    /// their bytes waiting for a decoder. Further downloads wait (by priority, then in the
+    /// downloader's order), so downloads faster than decoding do not pile their bytes up in
+    /// memory. Default nil: the downloader's `maxConcurrentDownloads` plus
+    /// ``maxConcurrentDecodes`` (8 with the defaults on two cores).
+    public var maxDownloadsAwaitingDecode: Int?
     /// Least time between two partial decodes of one progressive download (Nuke 13 also
     /// skips while a partial decode runs); default 0.1 seconds.
     public var progressiveDecodeInterval: Duration = .milliseconds(100)

@@ -39,15 +39,23 @@ final class SharedWork<Value: Sendable>: Sendable {
         /// Subscribers so far, leavers included.
         var subscriberCount = 0
 
-        /// Ends the work and drops what it holds: its handlers (which often hold what holds
-        /// this work, such as the stage that finishes it) and the last intermediate value.
-        mutating func finish() {
+        /// Ends the work and lets go of what it holds: its handlers (which often hold what
+        /// holds this work, such as the stage that finishes it) and the last intermediate
+        /// value. They are returned, for the caller to drop after the lock: the last
+        /// reference to an object runs its deinit.
+        mutating func finish() -> Released {
             finished = true
             subscribers.removeAll()
-            onCancel = nil
-            onPriority = nil
-            intermediate = nil
+            defer { (onCancel, onPriority, intermediate) = (nil, nil, nil) }
+            return Released(onCancel: onCancel, onPriority: onPriority, intermediate: intermediate)
         }
+    }
+
+    /// What a work held until it ended.
+    private struct Released: Sendable {
+        let onCancel: (@Sendable () -> Void)?
+        let onPriority: (@Sendable (DownloadRequest.Priority) -> Void)?
+        let intermediate: Value?
     }
 
     let key: String
@@ -118,16 +126,13 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Removes a subscriber (it gets no more events); the last one leaving cancels the work.
     func remove(_ id: Int) {
-        let (cancel, change) = state.withLock {
-            state -> (
-                (@Sendable () -> Void)?, (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)?
-            ) in
+        let (released, change) = state.withLock {
+            state -> (Released?, (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)?) in
             guard state.subscribers.removeValue(forKey: id) != nil, !state.finished else { return (nil, nil) }
             guard state.subscribers.isEmpty else { return (nil, raisePriority(&state)) }
-            let cancel = state.onCancel
-            state.finish()
-            return (cancel, nil)
+            return (state.finish(), nil)
         }
+        let cancel = released?.onCancel
         if let change { change.0(change.1) }
         if let cancel {
             unregister(self)
@@ -137,15 +142,14 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Reports `event` to every subscriber; `.finished` ends the work (later events are dropped).
     func send(_ event: WorkEvent<Value>) {
-        let handlers = state.withLock { state -> [Handler] in
-            guard !state.finished else { return [] }
+        let (handlers, _) = state.withLock { state -> ([Handler], Released?) in
+            guard !state.finished else { return ([], nil) }
             if case .finished = event {
                 let handlers = state.subscribers.values.map { $0.handler }
-                state.finish()
-                return handlers
+                return (handlers, state.finish())
             }
             if case .intermediate(let value) = event { state.intermediate = value }
-            return state.subscribers.values.map { $0.handler }
+            return (state.subscribers.values.map { $0.handler }, nil)
         }
         if case .finished = event { unregister(self) }
         for handler in handlers { handler(event) }

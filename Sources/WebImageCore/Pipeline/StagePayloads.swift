@@ -3,6 +3,9 @@ struct DownloadedData: Sendable {
     let data: [UInt8]
     let response: LoadResponse
     let metrics: LoadMetrics
+    /// The download's place in the manager's ``DownloadAdmission``, released when its decode
+    /// starts.
+    var lease: DownloadLease?
 }
 
 /// What the decode and transform stages produce.

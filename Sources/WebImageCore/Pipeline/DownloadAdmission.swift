@@ -1,0 +1,102 @@
+import Dispatch
+import Synchronization
+
+/// Bounds the downloads a manager has started and not yet handed to a decoder. A download
+/// starts while fewer than ``capacity`` leases are out; its lease comes back when its bytes
+/// start decoding, or when it ends without bytes to decode. Without the bound, downloads that
+/// outrun decoding pile their bytes up in memory: 1,000 prefetched photos of 5 MB each would
+/// hold 5 GB until the decoders reach them.
+///
+/// Waiting downloads start by priority, then in the downloader's order (first in first out,
+/// or last in first out).
+final class DownloadAdmission: Sendable {
+    private struct Waiter {
+        let lease: DownloadLease
+        let start: @Sendable (DownloadLease) -> Void
+    }
+
+    private struct State {
+        var waiting: StartOrderQueue<Waiter>
+        var admitted: Set<UInt64> = []
+    }
+
+    /// Most leases out at once.
+    let capacity: Int
+    private let state: TrackedMutex<State>
+    private let nextID = Atomic<UInt64>(0)
+
+    init(capacity: Int, lastInFirstOut: Bool) {
+        self.capacity = max(1, capacity)
+        state = TrackedMutex(State(waiting: StartOrderQueue(lastInFirstOut: lastInFirstOut)))
+    }
+
+    /// Leases out, and leases waiting, now.
+    var load: (out: Int, waiting: Int) { state.withLock { ($0.admitted.count, $0.waiting.count) } }
+
+    /// A lease for one download: `start` runs with it at once on this thread when a place is
+    /// free, else on the thread that returns a lease. A waiting lease stays queued until
+    /// admitted or released.
+    func admit(priority: DownloadRequest.Priority, start: @escaping @Sendable (DownloadLease) -> Void)
+        -> DownloadLease
+    {
+        let lease = DownloadLease(admission: self, id: nextID.add(1, ordering: .relaxed).newValue)
+        let now = state.withLock { state -> Bool in
+            guard state.admitted.count < capacity else {
+                state.waiting.append(Waiter(lease: lease, start: start), sequence: lease.id, priority: priority)
+                return false
+            }
+            state.admitted.insert(lease.id)
+            return true
+        }
+        if now { start(lease) }
+        return lease
+    }
+
+    /// Ends lease `id`: a waiting one never starts; one out makes room for the next waiting.
+    fileprivate func release(_ id: UInt64) {
+        let next = state.withLock { state -> [Waiter] in
+            if state.waiting.remove(id) != nil { return [] }
+            guard state.admitted.remove(id) != nil else { return [] }
+            var next: [Waiter] = []
+            while state.admitted.count < capacity, let waiter = state.waiting.takeNext() {
+                state.admitted.insert(waiter.lease.id)
+                next.append(waiter)
+            }
+            return next
+        }
+        for waiter in next { waiter.start(waiter.lease) }
+    }
+
+    fileprivate func setPriority(_ priority: DownloadRequest.Priority, of id: UInt64) {
+        state.withLock { $0.waiting.setPriority(priority, of: id) }
+    }
+}
+
+/// One download's place in a ``DownloadAdmission``. Releasing it again does nothing. An
+/// admitted lease dropped without a release is released on another thread (its release may
+/// start the next download, which must not run wherever the last reference happened to go).
+final class DownloadLease: Sendable {
+    private let admission: DownloadAdmission
+    let id: UInt64
+    private let released = Atomic<Bool>(false)
+
+    fileprivate init(admission: DownloadAdmission, id: UInt64) {
+        self.admission = admission
+        self.id = id
+    }
+
+    /// Gives the place back (or leaves the queue, when the download has not started).
+    func release() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        admission.release(id)
+    }
+
+    /// Moves a waiting download in the queue.
+    func setPriority(_ priority: DownloadRequest.Priority) { admission.setPriority(priority, of: id) }
+
+    deinit {
+        guard !released.load(ordering: .acquiring) else { return }
+        let (admission, id) = (admission, id)
+        DispatchQueue.global().async { admission.release(id) }
+    }
+}

@@ -1,0 +1,90 @@
+import Synchronization
+import Testing
+
+@testable import WebImageCore
+
+/// The bound on downloads not yet decoding: who starts, when, and in which order.
+@Suite("DownloadAdmission")
+struct DownloadAdmissionTests {
+    /// The names of the downloads started so far, in order.
+    final class Starts: Sendable {
+        private let names = TrackedMutex<[String]>([])
+        var all: [String] { names.withLock { $0 } }
+
+        func admit(_ name: String, _ admission: DownloadAdmission, priority: DownloadRequest.Priority = .normal)
+            -> DownloadLease
+        {
+            admission.admit(priority: priority) { _ in self.names.withLock { $0.append(name) } }
+        }
+    }
+
+    @Test("at most capacity leases are out; a returned one starts the next waiting, on the returning thread")
+    func capacity() {
+        let admission = DownloadAdmission(capacity: 2, lastInFirstOut: false)
+        let starts = Starts()
+        let a = starts.admit("a", admission)
+        let b = starts.admit("b", admission)
+        let c = starts.admit("c", admission)
+        #expect(starts.all == ["a", "b"])
+        #expect(admission.load == (2, 1))
+        a.release()
+        #expect(starts.all == ["a", "b", "c"])
+        a.release()
+        #expect(admission.load == (2, 0))
+        c.release()
+        #expect(admission.load == (1, 0))
+        b.release()
+        #expect(admission.load == (0, 0))
+    }
+
+    @Test("a waiting lease released never starts and takes no place")
+    func withdrawn() {
+        let admission = DownloadAdmission(capacity: 1, lastInFirstOut: false)
+        let starts = Starts()
+        let a = starts.admit("a", admission)
+        let b = starts.admit("b", admission)
+        let c = starts.admit("c", admission)
+        b.release()
+        #expect(admission.load == (1, 1))
+        a.release()
+        #expect(starts.all == ["a", "c"])
+        #expect(admission.load == (1, 0))
+        c.release()
+    }
+
+    @Test("waiting downloads start by priority, then first in first out, or last in first out")
+    func order() {
+        for lastInFirstOut in [false, true] {
+            let admission = DownloadAdmission(capacity: 1, lastInFirstOut: lastInFirstOut)
+            let starts = Starts()
+            var leases = ["first": starts.admit("first", admission)]
+            leases["low"] = starts.admit("low", admission, priority: .low)
+            leases["normal1"] = starts.admit("normal1", admission)
+            leases["normal2"] = starts.admit("normal2", admission)
+            leases["high"] = starts.admit("high", admission, priority: .high)
+            leases["low"]?.setPriority(.high)
+            // Each started download's lease returned in turn starts the next.
+            while let last = starts.all.last, let lease = leases.removeValue(forKey: last) { lease.release() }
+            #expect(
+                starts.all
+                    == (lastInFirstOut
+                        ? ["first", "high", "low", "normal2", "normal1"]
+                        : ["first", "low", "high", "normal1", "normal2"]))
+        }
+    }
+
+    @Test("an admitted lease dropped without a release gives its place back")
+    func droppedLease() async throws {
+        let admission = DownloadAdmission(capacity: 1, lastInFirstOut: false)
+        let starts = Starts()
+        var first: DownloadLease? = starts.admit("first", admission)
+        let second = starts.admit("second", admission)
+        #expect(first != nil && starts.all == ["first"])
+        first = nil
+        let deadline = ContinuousClock.now + .seconds(10)
+        while starts.all.count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(starts.all == ["first", "second"])
+        #expect(admission.load == (1, 0))
+        second.release()
+    }
+}
