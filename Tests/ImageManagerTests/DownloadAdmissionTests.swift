@@ -37,6 +37,26 @@ struct DownloadAdmissionTests {
         #expect(admission.load == (0, 0))
     }
 
+    @Test("waiting downloads start in batches: once half the places are free, as many as fill them")
+    func batches() {
+        let admission = DownloadAdmission(capacity: 4, lastInFirstOut: false)
+        let starts = Starts()
+        let out = (1...4).map { starts.admit("out\($0)", admission) }
+        let waiting = (1...5).map { starts.admit("waiting\($0)", admission) }
+        #expect(admission.load == (4, 5))
+        out[0].release()
+        #expect(admission.load == (3, 5))
+        out[1].release()
+        #expect(starts.all.suffix(2) == ["waiting1", "waiting2"])
+        #expect(admission.load == (4, 3))
+        let late = starts.admit("late", admission)
+        out[2].release()
+        #expect(admission.load == (3, 4))
+        #expect(!starts.all.contains("late"))
+        for lease in [out[3]] + waiting + [late] { lease.release() }
+        #expect(admission.load == (0, 0))
+    }
+
     @Test("a waiting lease released never starts and takes no place")
     func withdrawn() {
         let admission = DownloadAdmission(capacity: 1, lastInFirstOut: false)

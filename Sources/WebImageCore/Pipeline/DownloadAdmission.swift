@@ -8,7 +8,9 @@ import Synchronization
 /// hold 5 GB until the decoders reach them.
 ///
 /// Waiting downloads start by priority, then in the downloader's order (first in first out,
-/// or last in first out).
+/// or last in first out), in batches: once half the places are free, as many as fill them.
+/// Each start wakes the loader's thread, and on a busy machine each wake-up takes a core from
+/// a decode; one wake-up per download made the bound cost more CPU than it saved.
 final class DownloadAdmission: Sendable {
     private struct Waiter {
         let lease: DownloadLease
@@ -22,11 +24,14 @@ final class DownloadAdmission: Sendable {
 
     /// Most leases out at once.
     let capacity: Int
+    /// Waiting downloads start once at most this many leases are out: `capacity` minus half of it.
+    private let refillLevel: Int
     private let state: TrackedMutex<State>
     private let nextID = Atomic<UInt64>(0)
 
     init(capacity: Int, lastInFirstOut: Bool) {
         self.capacity = max(1, capacity)
+        refillLevel = self.capacity - max(1, self.capacity / 2)
         state = TrackedMutex(State(waiting: StartOrderQueue(lastInFirstOut: lastInFirstOut)))
     }
 
@@ -34,14 +39,14 @@ final class DownloadAdmission: Sendable {
     var load: (out: Int, waiting: Int) { state.withLock { ($0.admitted.count, $0.waiting.count) } }
 
     /// A lease for one download: `start` runs with it at once on this thread when a place is
-    /// free, else on the thread that returns a lease. A waiting lease stays queued until
-    /// admitted or released.
+    /// free and no download waits, else on the thread that returns a lease. A waiting lease
+    /// stays queued until admitted or released.
     func admit(priority: DownloadRequest.Priority, start: @escaping @Sendable (DownloadLease) -> Void)
         -> DownloadLease
     {
         let lease = DownloadLease(admission: self, id: nextID.add(1, ordering: .relaxed).newValue)
         let now = state.withLock { state -> Bool in
-            guard state.admitted.count < capacity else {
+            guard state.admitted.count < capacity, state.waiting.count == 0 else {
                 state.waiting.append(Waiter(lease: lease, start: start), sequence: lease.id, priority: priority)
                 return false
             }
@@ -56,7 +61,7 @@ final class DownloadAdmission: Sendable {
     fileprivate func release(_ id: UInt64) {
         let next = state.withLock { state -> [Waiter] in
             if state.waiting.remove(id) != nil { return [] }
-            guard state.admitted.remove(id) != nil else { return [] }
+            guard state.admitted.remove(id) != nil, state.admitted.count <= refillLevel else { return [] }
             var next: [Waiter] = []
             while state.admitted.count < capacity, let waiter = state.waiting.takeNext() {
                 state.admitted.insert(waiter.lease.id)
