@@ -304,6 +304,8 @@ struct ImageManagerFlowTests {
 
     @Test("a finished request keeps nothing of itself: its context is released once it and its stores end")
     func finishedRequestReleasesItsContext() async throws {
+        // The request's task lets go of its frame a moment after its caller resumed: the
+        // release is awaited (5 s at most), where a kept context never comes.
         let harness = try ManagerHarness()
         weak var released: ObservedSerializer?
         do {
@@ -316,6 +318,8 @@ struct ImageManagerFlowTests {
             #expect(result.cacheType == .none)
         }
         await harness.manager.waitUntilIdle()
+        let deadline = ContinuousClock.now + HangBound.scaled(.seconds(5))
+        while released != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(released == nil)
         #expect(harness.requests("photo.jpg").count == 1)
     }

@@ -226,12 +226,30 @@ struct ImageManagerPriorityTests {
         #expect(manager.counters.downloads == 3)
     }
 
+    @Test("without maxDownloadsAwaitingDecode (the default) downloads do not wait for decoders")
+    func downloadsUnboundedByDefault() async throws {
+        #expect(ImageManagerConfiguration().maxDownloadsAwaitingDecode == nil)
+        let (harness, coder, context) = try Self.gatedDecoding(width: 1)
+        let manager = harness.manager
+        #expect(manager.downloadAdmission == nil)
+        let names = ["photo.jpg", "other.jpg", "icon.png", "wide.png"]
+        let recorders = names.map { _ in Recorder() }
+        for (name, recorder) in zip(names, recorders) {
+            manager.load(harness.url(name), options: .fromLoaderOnly, context: context, completed: recorder.completed)
+        }
+        try await Self.waitUntil { manager.decodeQueue.load == (1, 3) && coder.gate.running == 1 }
+        #expect(manager.counters.downloads == 4)
+        coder.gate.open()
+        for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4) }
+    }
+
     @Test(
         "downloads wait while their bytes would wait for a decoder: with decoding held, 2 awaiting + 1 decoding started"
     )
     func downloadsWaitForDecoders() async throws {
         let (harness, coder, context) = try Self.gatedDecoding(width: 1, awaitingDecode: 2)
         let manager = harness.manager
+        let admission = try #require(manager.downloadAdmission)
         let names = ["photo.jpg", "other.jpg", "icon.png", "wide.png", "anim.gif", "reversed.bin"]
         let recorders = names.map { _ in Recorder() }
         for (name, recorder) in zip(names, recorders) {
@@ -240,20 +258,20 @@ struct ImageManagerPriorityTests {
         // One decode runs (held), having given its place back; two downloads are done and
         // queued for the decoder, holding the two places; three wait to start.
         try await Self.waitUntil {
-            manager.decodeQueue.load == (1, 2) && manager.downloadAdmission.load == (2, 3)
+            manager.decodeQueue.load == (1, 2) && admission.load == (2, 3)
         } state: {
-            "(decode queue \(manager.decodeQueue.load), admission \(manager.downloadAdmission.load))"
+            "(decode queue \(manager.decodeQueue.load), admission \(admission.load))"
         }
         try await Task.sleep(for: .milliseconds(100))
         #expect(manager.counters.downloads == 3)
-        #expect(manager.downloadAdmission.load == (2, 3))
+        #expect(admission.load == (2, 3))
         let requested = names.filter { !harness.requests($0).isEmpty }
         #expect(requested.count == 3 && requested.contains(coder.gate.order[0]))
         coder.gate.open()
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4) }
         await manager.waitUntilIdle()
         #expect(manager.counters.downloads == names.count && manager.counters.decodes == names.count)
-        #expect(manager.downloadAdmission.load == (0, 0))
+        #expect(admission.load == (0, 0))
         #expect(names.allSatisfy { harness.requests($0).count == 1 })
     }
 
@@ -261,6 +279,7 @@ struct ImageManagerPriorityTests {
     func waitingDownloadLeaves() async throws {
         let (harness, coder, context) = try Self.gatedDecoding(width: 1, awaitingDecode: 1)
         let manager = harness.manager
+        let admission = try #require(manager.downloadAdmission)
         let held = Recorder()
         let queued = Recorder()
         manager.load(harness.url("photo.jpg"), options: Self.low, context: context, completed: held.completed)
@@ -274,10 +293,10 @@ struct ImageManagerPriorityTests {
             harness.url("icon.png"), options: Self.low, context: context, completed: leaving.completed)
         manager.load(harness.url("wide.png"), options: Self.low, context: context, completed: low.completed)
         manager.load(harness.url("anim.gif"), options: Self.high, context: context, completed: high.completed)
-        try await Self.waitUntil { manager.downloadAdmission.load == (1, 3) }
+        try await Self.waitUntil { admission.load == (1, 3) }
         operation.cancel()
         #expect(await leaving.wait(for: 1).first?.errorKind == .cancelled)
-        #expect(manager.downloadAdmission.load == (1, 2))
+        #expect(admission.load == (1, 2))
         coder.gate.open()
         for recorder in [held, queued, low, high] {
             #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4)

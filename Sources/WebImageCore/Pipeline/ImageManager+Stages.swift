@@ -19,12 +19,17 @@ extension ImageManager {
         plan.downloadKey + (validators?.workKey ?? "")
     }
 
-    /// Starts the download work of the plan's URL once the manager's ``DownloadAdmission``
-    /// has room: the downloader's transfer, whose bytes, progress and end go to the work's
-    /// subscribers. The bytes carry the admission's lease, which their decode releases; a
-    /// download that ends without bytes releases it then, and one cancelled before it started
-    /// leaves the admission's queue.
+    /// Starts the download work of the plan's URL (once the manager's ``DownloadAdmission``
+    /// has room, when it bounds downloads): the downloader's transfer, whose bytes, progress and
+    /// end go to the work's subscribers. The bytes carry the admission's lease, which their
+    /// decode releases; a download that ends without bytes releases it then, and one cancelled
+    /// before it started leaves the admission's queue.
     func startDownload(_ plan: ImageRequestPlan, validators: CacheValidators?, work: SharedWork<DownloadedData>) {
+        guard let downloadAdmission else {
+            let token = transfer(plan, validators: validators, work: work, lease: nil)
+            work.setHandlers(cancel: { token.cancel() }, priority: { token.setPriority($0) })
+            return
+        }
         let transfer = AdmittedTransfer()
         let lease = downloadAdmission.admit(priority: work.priority) { [self] lease in
             transfer.started(self.transfer(plan, validators: validators, work: work, lease: lease))
@@ -40,9 +45,10 @@ extension ImageManager {
             })
     }
 
-    /// The downloader's transfer of an admitted download work.
+    /// The downloader's transfer of a download work (admitted with `lease` when the manager
+    /// bounds its downloads).
     private func transfer(
-        _ plan: ImageRequestPlan, validators: CacheValidators?, work: SharedWork<DownloadedData>, lease: DownloadLease
+        _ plan: ImageRequestPlan, validators: CacheValidators?, work: SharedWork<DownloadedData>, lease: DownloadLease?
     ) -> DownloadToken {
         counters.countDownload()
         var request = DownloadRequest(url: plan.urlString, priority: work.priority)
@@ -68,7 +74,7 @@ extension ImageManager {
                                     data: download.data, response: download.response, metrics: download.metrics,
                                     lease: lease))))
                 case .failure(let error):
-                    lease.release()
+                    lease?.release()
                     work.send(.finished(.failure(.load(error, url: url))))
                 }
             })

@@ -34,8 +34,9 @@ public final class ImageManager: Sendable {
     let transforms = WorkRegistry<DecodedPayload>()
     let images = WorkRegistry<ImageResult>()
     let decodeQueue: WorkQueue
-    /// Bounds the downloads not yet decoding (``ImageManagerConfiguration/maxDownloadsAwaitingDecode``).
-    let downloadAdmission: DownloadAdmission
+    /// Bounds the downloads not yet decoding (``ImageManagerConfiguration/maxDownloadsAwaitingDecode``);
+    /// nil without a bound.
+    let downloadAdmission: DownloadAdmission?
     let transformQueue: WorkQueue
     let background = BackgroundWork()
     private let operations = TrackedMutex<[ObjectIdentifier: ImageOperation]>([:])
@@ -55,10 +56,9 @@ public final class ImageManager: Sendable {
         self.optionsProcessor = optionsProcessor
         self.configuration = configuration
         decodeQueue = WorkQueue(label: "webimage.manager.decode", width: configuration.maxConcurrentDecodes)
-        downloadAdmission = DownloadAdmission(
-            capacity: configuration.maxDownloadsAwaitingDecode
-                ?? downloader.configuration.maxConcurrentDownloads + decodeQueue.width,
-            lastInFirstOut: downloader.configuration.executionOrder == .lifo)
+        downloadAdmission = configuration.maxDownloadsAwaitingDecode.map {
+            DownloadAdmission(capacity: $0, lastInFirstOut: downloader.configuration.executionOrder == .lifo)
+        }
         transformQueue = WorkQueue(label: "webimage.manager.transform", width: configuration.maxConcurrentTransforms)
     }
 
