@@ -115,49 +115,35 @@ struct GetCommand: PluginHostCommand {
         let context = requestContext
         let sequential = sequential
         let files = outputFiles(for: urls)
-        let results = runBlocking { () -> [(Result<ImageResult, ImageManagerError>, Duration)] in
-            var results: [(Result<ImageResult, ImageManagerError>, Duration)] = []
+        // Each image is written (when asked) and reduced to its report as soon as it loaded:
+        // the images themselves are not kept until every URL finished.
+        let reports = runBlocking { () -> [GetReport] in
+            var reports: [GetReport] = []
             if sequential {
-                for url in urls {
-                    let started = ContinuousClock.now
-                    let result = await Self.load(url, imageManager, requestOptions, context)
-                    results.append((result, ContinuousClock.now - started))
+                for (index, url) in urls.enumerated() {
+                    reports.append(
+                        await Self.loadAndReport(url, file: files[index], imageManager, requestOptions, context))
                 }
             } else {
-                results = await withTaskGroup(of: (Int, Result<ImageResult, ImageManagerError>, Duration).self) {
-                    group in
+                reports = await withTaskGroup(of: (Int, GetReport).self) { group in
                     for (index, url) in urls.enumerated() {
                         group.addTask {
-                            let started = ContinuousClock.now
-                            let result = await Self.load(url, imageManager, requestOptions, context)
-                            return (index, result, ContinuousClock.now - started)
+                            (
+                                index,
+                                await Self.loadAndReport(url, file: files[index], imageManager, requestOptions, context)
+                            )
                         }
                     }
-                    var collected: [(Int, Result<ImageResult, ImageManagerError>, Duration)] = []
+                    var collected: [(Int, GetReport)] = []
                     for await item in group { collected.append(item) }
-                    return collected.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+                    return collected.sorted { $0.0 < $1.0 }.map(\.1)
                 }
             }
             await imageManager.waitUntilIdle()
-            return results
+            return reports
         }
         var failures: [String] = []
-        for (index, (result, elapsed)) in results.enumerated() {
-            var report = Self.report(url: urls[index], result: result, elapsed: elapsed)
-            if case .success(let image) = result, let file = files[index] {
-                do {
-                    let written = try write(image, to: file, coders: imageManager.coders)
-                    report = GetReport(
-                        url: report.url, key: report.key, cacheType: report.cacheType, width: report.width,
-                        height: report.height, format: report.format, frames: report.frames, bytes: written,
-                        ms: report.ms, error: nil)
-                } catch {
-                    report = GetReport(
-                        url: report.url, key: report.key, cacheType: report.cacheType, width: report.width,
-                        height: report.height, format: report.format, frames: report.frames, bytes: 0,
-                        ms: report.ms, error: "cannot write \(file): \(error)")
-                }
-            }
+        for (index, report) in reports.enumerated() {
             if let error = report.error { failures.append("\(report.url): \(error)") }
             if json {
                 try GetReport.printLine(report)
@@ -167,6 +153,28 @@ struct GetCommand: PluginHostCommand {
         }
         if !failures.isEmpty {
             throw CLIError("\(failures.count) of \(urls.count) URLs failed; first: \(failures[0])")
+        }
+    }
+
+    /// Loads `url`, writes its image to `file` when there is one, and returns its report.
+    private static func loadAndReport(
+        _ url: String, file: String?, _ manager: ImageManager, _ options: ImageManagerOptions, _ context: ImageContext
+    ) async -> GetReport {
+        let started = ContinuousClock.now
+        let result = await load(url, manager, options, context)
+        let report = Self.report(url: url, result: result, elapsed: ContinuousClock.now - started)
+        guard case .success(let image) = result, let file else { return report }
+        do {
+            let written = try write(image, to: file, coders: manager.coders)
+            return GetReport(
+                url: report.url, key: report.key, cacheType: report.cacheType, width: report.width,
+                height: report.height, format: report.format, frames: report.frames, bytes: written,
+                ms: report.ms, error: nil)
+        } catch {
+            return GetReport(
+                url: report.url, key: report.key, cacheType: report.cacheType, width: report.width,
+                height: report.height, format: report.format, frames: report.frames, bytes: 0,
+                ms: report.ms, error: "cannot write \(file): \(error)")
         }
     }
 
@@ -200,7 +208,7 @@ struct GetCommand: PluginHostCommand {
     /// Writes the image: the downloaded or cached bytes when they are in the file's format,
     /// else the pixels encoded in the format of the file's extension (PNG without one).
     /// - Returns: the bytes written.
-    private func write(_ result: ImageResult, to file: String, coders: CodersManager) throws -> Int {
+    private static func write(_ result: ImageResult, to file: String, coders: CodersManager) throws -> Int {
         let fileExtension = (file as NSString).pathExtension.lowercased()
         let bytes: [UInt8]
         if let data = result.data, let image = result.image,

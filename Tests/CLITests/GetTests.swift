@@ -99,6 +99,30 @@ import WebImageTestSupport
         #expect(missing.status != 0 && missing.standardError.contains("missing.txt"))
     }
 
+    @Test("images are not kept until every URL finished: 40 decoded photos of 3.8 MB peak as 2 do")
+    func imagesNotKeptUntilTheEnd() throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        /// The peak resident bytes of `get` for `count` distinct URLs of the 1200x800 photo,
+        /// loaded one after another and stored nowhere.
+        func peak(_ count: Int) throws -> Int {
+            let urls = (0..<count).map { server.http + "/static/landscape.jpg?i=\($0)" }
+            let run = try MeasuredProcess.run(
+                try BuildProducts.executable.path,
+                ["get"] + urls + [
+                    "--sequential", "--store-cache-type", "none", "--cache-dir", try TemporaryDirectory().path,
+                    "--json", "--plugin-path", plugins.path,
+                ], timeLimit: .seconds(120))
+            #expect(run.exitStatus == 0, "\(run.standardError)")
+            #expect(run.standardOutput.split(separator: "\n").count == count)
+            return run.peakResidentBytes
+        }
+        let two = try peak(2)
+        let forty = try peak(40)
+        // Kept, the 38 more images would add 146 MB.
+        #expect(forty - two < 40 << 20, "2 URLs peaked at \(two) bytes, 40 at \(forty)")
+    }
+
     @Test("thumbnail and transform: the key names both, the file is written in the extension's format")
     func thumbnailTransformOutput() async throws {
         let server = try Self.server()
