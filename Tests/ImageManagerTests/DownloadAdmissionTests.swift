@@ -16,15 +16,18 @@ struct DownloadAdmissionTests {
         {
             admission.admit(priority: priority) { _ in self.names.withLock { $0.append(name) } }
         }
+
+        /// Leases for `a`, `b` and `c`, asked in that order.
+        func admitABC(_ admission: DownloadAdmission) -> (DownloadLease, DownloadLease, DownloadLease) {
+            (admit("a", admission), admit("b", admission), admit("c", admission))
+        }
     }
 
     @Test("at most capacity leases are out; a returned one starts the next waiting, on the returning thread")
     func capacity() {
         let admission = DownloadAdmission(capacity: 2, lastInFirstOut: false)
         let starts = Starts()
-        let a = starts.admit("a", admission)
-        let b = starts.admit("b", admission)
-        let c = starts.admit("c", admission)
+        let (a, b, c) = starts.admitABC(admission)
         #expect(starts.all == ["a", "b"])
         #expect(admission.load == (2, 1))
         a.release()
@@ -61,9 +64,7 @@ struct DownloadAdmissionTests {
     func withdrawn() {
         let admission = DownloadAdmission(capacity: 1, lastInFirstOut: false)
         let starts = Starts()
-        let a = starts.admit("a", admission)
-        let b = starts.admit("b", admission)
-        let c = starts.admit("c", admission)
+        let (a, b, c) = starts.admitABC(admission)
         b.release()
         #expect(admission.load == (1, 1))
         a.release()

@@ -30,9 +30,9 @@ extension ImageManager {
             work.setHandlers(cancel: { token.cancel() }, priority: { token.setPriority($0) })
             return
         }
-        let transfer = AdmittedTransfer()
+        let transfer = TokenHolder()
         let lease = downloadAdmission.admit(priority: work.priority) { [self] lease in
-            transfer.started(self.transfer(plan, validators: validators, work: work, lease: lease))
+            transfer.set(self.transfer(plan, validators: validators, work: work, lease: lease))
         }
         work.setHandlers(
             cancel: {

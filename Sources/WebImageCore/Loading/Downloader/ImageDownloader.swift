@@ -177,7 +177,9 @@ public final class ImageDownloader: Sendable {
     }
 }
 
-/// The token of an async download, cancelled even when the cancel comes before the token.
+/// The token of a download started later (an async download, or a manager's download once
+/// admitted): cancelled even when the cancel comes before the token, and re-prioritized once
+/// it is there.
 final class TokenHolder: Sendable {
     private let state = TrackedMutex<(token: DownloadToken?, cancelled: Bool)>((nil, false))
 
@@ -195,5 +197,9 @@ final class TokenHolder: Sendable {
             return state.token
         }
         token?.cancel()
+    }
+
+    func setPriority(_ priority: DownloadRequest.Priority) {
+        state.withLock { $0.token }?.setPriority(priority)
     }
 }
