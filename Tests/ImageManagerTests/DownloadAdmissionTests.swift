@@ -94,6 +94,30 @@ struct DownloadAdmissionTests {
         }
     }
 
+    @Test("downloads that return their place as they start are started in a loop, not by nested calls")
+    func startsThatEndAtOnce() {
+        let admission = DownloadAdmission(capacity: 1, lastInFirstOut: false)
+        let depth = Atomic<Int>(0)
+        let deepest = Atomic<Int>(0)
+        let started = Atomic<Int>(0)
+        let first = admission.admit(priority: .normal) { _ in }
+        let failing = (0..<1_000).map { _ in
+            admission.admit(priority: .normal) { lease in
+                let now = depth.add(1, ordering: .relaxed).newValue
+                deepest.max(now, ordering: .relaxed)
+                started.add(1, ordering: .relaxed)
+                lease.release()
+                depth.subtract(1, ordering: .relaxed)
+            }
+        }
+        #expect(admission.load == (1, 1_000))
+        first.release()
+        #expect(started.load(ordering: .relaxed) == 1_000)
+        #expect(deepest.load(ordering: .relaxed) == 1)
+        #expect(admission.load == (0, 0))
+        withExtendedLifetime(failing) {}
+    }
+
     @Test("an admitted lease dropped without a release gives its place back")
     func droppedLease() async throws {
         let admission = DownloadAdmission(capacity: 1, lastInFirstOut: false)

@@ -20,6 +20,22 @@ final class DownloadAdmission: Sendable {
     private struct State {
         var waiting: StartOrderQueue<Waiter>
         var admitted: Set<UInt64> = []
+        /// True while a thread starts waiting downloads; the places returned meanwhile (a
+        /// start that fails at once returns its own) are filled by that thread's loop.
+        var starting = false
+
+        /// The waiting downloads to start now (marked admitted), when at most `refillLevel`
+        /// leases are out and no other thread is starting downloads.
+        mutating func takeBatch(capacity: Int, refillLevel: Int) -> [Waiter] {
+            guard !starting, admitted.count <= refillLevel else { return [] }
+            var batch: [Waiter] = []
+            while admitted.count < capacity, let waiter = waiting.takeNext() {
+                admitted.insert(waiter.lease.id)
+                batch.append(waiter)
+            }
+            starting = !batch.isEmpty
+            return batch
+        }
     }
 
     /// Most leases out at once.
@@ -58,18 +74,22 @@ final class DownloadAdmission: Sendable {
     }
 
     /// Ends lease `id`: a waiting one never starts; one out makes room for the next waiting.
+    /// Downloads are started in a loop, not by nested calls: downloads that fail as they
+    /// start (a request modifier refusing every request) return their places at once, and a
+    /// long queue of them must not deepen the stack.
     fileprivate func release(_ id: UInt64) {
-        let next = state.withLock { state -> [Waiter] in
+        var batch = state.withLock { state -> [Waiter] in
             if state.waiting.remove(id) != nil { return [] }
-            guard state.admitted.remove(id) != nil, state.admitted.count <= refillLevel else { return [] }
-            var next: [Waiter] = []
-            while state.admitted.count < capacity, let waiter = state.waiting.takeNext() {
-                state.admitted.insert(waiter.lease.id)
-                next.append(waiter)
-            }
-            return next
+            guard state.admitted.remove(id) != nil else { return [] }
+            return state.takeBatch(capacity: capacity, refillLevel: refillLevel)
         }
-        for waiter in next { waiter.start(waiter.lease) }
+        while !batch.isEmpty {
+            for waiter in batch { waiter.start(waiter.lease) }
+            batch = state.withLock { state -> [Waiter] in
+                state.starting = false
+                return state.takeBatch(capacity: capacity, refillLevel: refillLevel)
+            }
+        }
     }
 
     fileprivate func setPriority(_ priority: DownloadRequest.Priority, of id: UInt64) {
