@@ -282,10 +282,22 @@ struct ImageManagerPriorityTests {
         let admission = try #require(manager.downloadAdmission)
         let held = Recorder()
         let queued = Recorder()
+        let state = {
+            "(gate running \(coder.gate.running), decode queue \(manager.decodeQueue.load), admission \(admission.load), "
+                + "downloads \(manager.counters.downloads))"
+        }
         manager.load(harness.url("photo.jpg"), options: Self.low, context: context, completed: held.completed)
-        try await Self.waitUntil { coder.gate.running == 1 }
+        try await Self.waitUntil {
+            coder.gate.running == 1
+        } state: {
+            state()
+        }
         manager.load(harness.url("other.jpg"), options: Self.low, context: context, completed: queued.completed)
-        try await Self.waitUntil { manager.decodeQueue.load == (1, 1) }
+        try await Self.waitUntil {
+            manager.decodeQueue.load == (1, 1)
+        } state: {
+            state()
+        }
         let leaving = Recorder()
         let low = Recorder()
         let high = Recorder()
@@ -293,7 +305,11 @@ struct ImageManagerPriorityTests {
             harness.url("icon.png"), options: Self.low, context: context, completed: leaving.completed)
         manager.load(harness.url("wide.png"), options: Self.low, context: context, completed: low.completed)
         manager.load(harness.url("anim.gif"), options: Self.high, context: context, completed: high.completed)
-        try await Self.waitUntil { admission.load == (1, 3) }
+        try await Self.waitUntil {
+            admission.load == (1, 3)
+        } state: {
+            state()
+        }
         operation.cancel()
         #expect(await leaving.wait(for: 1).first?.errorKind == .cancelled)
         #expect(admission.load == (1, 2))
