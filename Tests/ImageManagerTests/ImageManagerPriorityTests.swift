@@ -275,54 +275,6 @@ struct ImageManagerPriorityTests {
         #expect(names.allSatisfy { harness.requests($0).count == 1 })
     }
 
-    @Test("a download waiting to start leaves with its request: it never reaches the server; a high one starts first")
-    func waitingDownloadLeaves() async throws {
-        let (harness, coder, context) = try Self.gatedDecoding(width: 1, awaitingDecode: 1)
-        let manager = harness.manager
-        let admission = try #require(manager.downloadAdmission)
-        let held = Recorder()
-        let queued = Recorder()
-        let state = {
-            "(gate running \(coder.gate.running), decode queue \(manager.decodeQueue.load), admission \(admission.load), "
-                + "downloads \(manager.counters.downloads))"
-        }
-        manager.load(harness.url("photo.jpg"), options: Self.low, context: context, completed: held.completed)
-        try await Self.waitUntil {
-            coder.gate.running == 1
-        } state: {
-            state()
-        }
-        manager.load(harness.url("other.jpg"), options: Self.low, context: context, completed: queued.completed)
-        try await Self.waitUntil {
-            manager.decodeQueue.load == (1, 1)
-        } state: {
-            state()
-        }
-        let leaving = Recorder()
-        let low = Recorder()
-        let high = Recorder()
-        let operation = manager.load(
-            harness.url("icon.png"), options: Self.low, context: context, completed: leaving.completed)
-        manager.load(harness.url("wide.png"), options: Self.low, context: context, completed: low.completed)
-        manager.load(harness.url("anim.gif"), options: Self.high, context: context, completed: high.completed)
-        try await Self.waitUntil {
-            admission.load == (1, 3)
-        } state: {
-            state()
-        }
-        operation.cancel()
-        #expect(await leaving.wait(for: 1).first?.errorKind == .cancelled)
-        #expect(admission.load == (1, 2))
-        coder.gate.open()
-        for recorder in [held, queued, low, high] {
-            #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4)
-        }
-        await manager.waitUntilIdle()
-        #expect(harness.requests("icon.png").isEmpty)
-        #expect(manager.counters.downloads == 4)
-        #expect(Array(coder.gate.order.suffix(2)) == ["anim.gif", "wide.png"])
-    }
-
     @Test("a queued transform takes the priority of a high-priority subscriber that joins, and drops it when it leaves")
     func queuedTransformFollowsSubscribers() async throws {
         var configuration = ImageManagerConfiguration()
