@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 /// SDWebImagePrefetcher's behaviour on the manager, against nginx.
 @Suite("ImagePrefetcher", .serialized)
@@ -25,6 +26,21 @@ struct ImagePrefetcherTests {
             }
             return completion.withLock { $0 }
         }
+    }
+
+    @Test("URLs ending on many threads at once report their counts in order, and the completion last")
+    func progressInOrder() throws {
+        let harness = try ManagerHarness()
+        let reports = Reports()
+        let count = 20_000
+        let token = PrefetchToken(
+            urls: Array(repeating: nil, count: count), prefetcher: ImagePrefetcher(manager: harness.manager),
+            progress: reports.onProgress, completion: reports.onCompletion)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            token.ended(index, failed: false, skipped: true)
+        }
+        #expect(reports.progress.withLock { $0.map(\.finished) } == Array(1...count))
+        #expect(reports.completion.withLock { $0 } == [PrefetchProgress(finished: count, skipped: count, total: count)])
     }
 
     @Test("prefetched images go to the caches; counts of finished, skipped and failed; progress after each URL")

@@ -13,6 +13,10 @@ public final class PrefetchToken: Sendable {
         var completed = false
         /// URLs that ended (a refresh can complete twice; it counts once).
         var ended = Set<Int>()
+        /// Counts not yet reported, in the order they were counted; `done` marks the last.
+        var undelivered: [(progress: PrefetchProgress, done: Bool)] = []
+        /// True while a thread reports them.
+        var delivering = false
     }
 
     let urls: [URL?]
@@ -73,19 +77,35 @@ public final class PrefetchToken: Sendable {
     }
 
     /// Counts the end of URL `index`; calls progress, and the completion after the last.
+    ///
+    /// URLs end on several threads at once, so one thread at a time reports the counts, in the
+    /// order they were counted: it reports in a loop those counted meanwhile (including by a
+    /// callback of its own, such as one that cancels the token), and no lock is held while a
+    /// callback runs.
     func ended(_ index: Int, failed: Bool, skipped: Bool) {
-        let (progress, done) = state.withLock { state -> (PrefetchProgress?, Bool) in
+        let reports = state.withLock { state -> Bool in
             state.running[index] = nil
-            guard !state.cancelled, state.ended.insert(index).inserted else { return (nil, false) }
+            guard !state.cancelled, state.ended.insert(index).inserted else { return false }
             state.progress.finished += 1
             if skipped { state.progress.skipped += 1 } else if failed { state.progress.failed += 1 }
             let done = state.progress.finished == state.progress.total && !state.completed
             if done { state.completed = true }
-            return (state.progress, done)
+            state.undelivered.append((state.progress, done))
+            guard !state.delivering else { return false }
+            state.delivering = true
+            return true
         }
-        guard let progress else { return }
-        onProgress?(progress)
-        if done { onCompletion?(progress) }
+        guard reports else { return }
+        while let (progress, done) = state.withLock({ state -> (PrefetchProgress, Bool)? in
+            guard !state.undelivered.isEmpty else {
+                state.delivering = false
+                return nil
+            }
+            return state.undelivered.removeFirst()
+        }) {
+            onProgress?(progress)
+            if done { onCompletion?(progress) }
+        }
     }
 
     /// Completes a prefetch of no URL.
