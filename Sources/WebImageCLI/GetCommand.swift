@@ -162,20 +162,15 @@ struct GetCommand: PluginHostCommand {
     ) async -> GetReport {
         let started = ContinuousClock.now
         let result = await load(url, manager, options, context)
-        let report = Self.report(url: url, result: result, elapsed: ContinuousClock.now - started)
+        var report = Self.report(url: url, result: result, elapsed: ContinuousClock.now - started)
         guard case .success(let image) = result, let file else { return report }
         do {
-            let written = try write(image, to: file, coders: manager.coders)
-            return GetReport(
-                url: report.url, key: report.key, cacheType: report.cacheType, width: report.width,
-                height: report.height, format: report.format, frames: report.frames, bytes: written,
-                ms: report.ms, error: nil)
+            report.bytes = try write(image, to: file, coders: manager.coders)
         } catch {
-            return GetReport(
-                url: report.url, key: report.key, cacheType: report.cacheType, width: report.width,
-                height: report.height, format: report.format, frames: report.frames, bytes: 0,
-                ms: report.ms, error: "cannot write \(file): \(error)")
+            report.bytes = 0
+            report.error = "cannot write \(file): \(error)"
         }
+        return report
     }
 
     private static func load(

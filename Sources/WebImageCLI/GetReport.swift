@@ -13,11 +13,11 @@ struct GetReport: Encodable {
     /// Frames in the source (1 for a still image; 0 when unknown).
     let frames: Int?
     /// Bytes written to the output file, else of the encoded data the image came from (0 when none).
-    let bytes: Int
+    var bytes: Int
     /// Milliseconds from the request to its completion.
     let ms: Double
     /// Why it failed; nil on success.
-    let error: String?
+    var error: String?
 
     enum CodingKeys: String, CodingKey {
         case url, key, width, height, format, frames, bytes, ms, error

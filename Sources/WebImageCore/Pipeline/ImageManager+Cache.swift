@@ -101,13 +101,10 @@ extension ImageManager {
     /// original store cache type when a transformer runs. Failures are not the request's: they
     /// are ignored.
     ///
-    /// With `queueDiskWrite`, an ``ImageCache`` and no serializer, the downloaded bytes
-    /// themselves (not a copy) are queued for the disk on the cache's I/O queue and counted as
-    /// background work until written; the call then never suspends (see
-    /// ``storesOriginalWithoutTask(_:)``). Default false: the write is awaited.
-    func storeOriginal(
-        _ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData, queueDiskWrite: Bool = false
-    ) async {
+    /// When ``storesOriginalWithoutTask(_:)``, the downloaded bytes themselves (not a copy) are
+    /// queued for the disk on the cache's I/O queue and counted as background work until
+    /// written, and the call never suspends; otherwise the write is awaited.
+    func storeOriginal(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) async {
         let transforming = !plan.chain.isEmpty
         guard let baseKey = plan.baseKey, let originalKey = plan.originalKey,
             let cache = transforming ? plan.originalCache : plan.cache
@@ -123,7 +120,7 @@ extension ImageManager {
         }
         guard type.includesDisk else { return }
         let extendedData = CacheValidators(response: download.response)?.extendedData
-        if queueDiskWrite, plan.serializer == nil, let imageCache = cache as? ImageCache {
+        if storesOriginalWithoutTask(plan), let imageCache = cache as? ImageCache {
             // The downloaded bytes go to the disk cache as they are, without a copy.
             counters.countStore()
             let background = background

@@ -115,7 +115,7 @@ extension ImageManager {
         let original = DecodedPayload(
             image: output.original ?? image, animation: nil, frameCount: output.frameCount)
         if storesOriginalWithoutTask(plan) {
-            await storeOriginal(plan, payload: original, download: download, queueDiskWrite: true)
+            await storeOriginal(plan, payload: original, download: download)
         } else {
             await store(plan) {
                 await self.storeOriginal(plan, payload: original, download: download)
