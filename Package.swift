@@ -71,9 +71,13 @@ let loaderPlugins = [curl]
 let coreTargets: [Target] = [
     .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
     .target(name: "CWebImageIsolation"),
+    .target(name: "CWebImageImaging"),
     .target(
         name: "WebImageCore",
-        dependencies: ["CWebImagePlugin", "CWebImageIsolation", .product(name: "Logging", package: "swift-log")]),
+        dependencies: [
+            "CWebImagePlugin", "CWebImageIsolation", "CWebImageImaging",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     .executableTarget(name: "WebImagePluginWorker", dependencies: ["WebImageCore"]),
     .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
     .target(name: "WebImageCoderVerifier", dependencies: ["WebImageCore"]),
@@ -102,7 +106,8 @@ let coreTargets: [Target] = [
     .testTarget(
         name: "WebImageCoreTests",
         dependencies: [
-            "WebImageCore", "WebImagePluginKit", "CWebImagePlugin", "WebImageTestSupport", "WebImageCoderVerifier",
+            "WebImageCore", "WebImagePluginKit", "CWebImagePlugin", "CWebImageImaging", "WebImageTestSupport",
+            "WebImageCoderVerifier",
         ]),
     .testTarget(
         name: "PluginIntegrationTests",

@@ -70,29 +70,49 @@ import WebImageCoderVerifier
 /// in the same order: the row cache and the SIMD lanes must not change a single value.
 @Suite struct ImageResizerArithmeticTests {
     /// (500, 375) to (256, 192) runs in 2 bands, the others in 1.
-    @Test(arguments: [(500, 375, 256, 192), (97, 61, 13, 7), (40, 30, 40, 29), (9, 5, 4, 5)])
+    @Test(arguments: [(500, 375, 256, 192), (97, 61, 13, 7), (40, 30, 40, 29), (9, 5, 4, 5), (320, 240, 256, 192)])
     func matchesThePlainEvaluationExactly(size: (Int, Int, Int, Int)) throws {
         var random = SeededNoise(seed: UInt32(size.0 * 1000 + size.1))
         let source = try TestPixels.rgba8(width: size.0, height: size.1) { _, _ in
             let alpha = random.next(below: 3) == 0 ? random.nextByte() : 255
             return [random.nextByte(), random.nextByte(), random.nextByte(), alpha]
         }
-        let output = try ImageResizer.resize(source, width: size.2, height: size.3)
-        let columns = ImageResizer.AxisWeights(sourceLength: size.0, targetLength: size.2)
-        let rows = ImageResizer.AxisWeights(sourceLength: size.1, targetLength: size.3)
-        var mismatches = 0
-        for y in 0..<size.3 {
-            for x in 0..<size.2 {
-                if output.channels(x: x, y: y) != plainEvaluation(source, x: x, y: y, columns: columns, rows: rows) {
-                    mismatches += 1
-                }
+        #expect(try mismatches(source, width: size.2, height: size.3, maxValue: 255) == 0)
+    }
+
+    /// A 16-bit source, with the same alphas: 0, partial and opaque.
+    @Test(arguments: [(97, 61, 13, 7), (320, 240, 256, 192)])
+    func sixteenBitMatchesThePlainEvaluationExactly(size: (Int, Int, Int, Int)) throws {
+        var random = SeededNoise(seed: UInt32(size.0 * 1000 + size.1))
+        let source = try PixelBuffer(width: size.0, height: size.1, format: .rgba16)
+        for y in 0..<size.1 {
+            let row = source.row(y).assumingMemoryBound(to: UInt16.self)
+            for index in 0..<(size.0 * 4) {
+                let value = UInt16(random.next() & 0xFFFF)
+                row[index] = index % 4 == 3 && random.next(below: 3) != 0 ? 65535 : value
             }
         }
-        #expect(mismatches == 0)
+        #expect(try mismatches(source, width: size.2, height: size.3, maxValue: 65535) == 0)
+    }
+
+    /// Output pixels of `source` resized to `width` × `height` that differ from the plain evaluation.
+    private func mismatches(_ source: PixelBuffer, width: Int, height: Int, maxValue: Float) throws -> Int {
+        let output = try ImageResizer.resize(source, width: width, height: height)
+        let columns = ImageResizer.AxisWeights(sourceLength: source.width, targetLength: width)
+        let rows = ImageResizer.AxisWeights(sourceLength: source.height, targetLength: height)
+        var mismatches = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let plain = plainEvaluation(source, x: x, y: y, columns: columns, rows: rows, maxValue: maxValue)
+                if output.channels(x: x, y: y) != plain { mismatches += 1 }
+            }
+        }
+        return mismatches
     }
 
     private func plainEvaluation(
-        _ source: PixelBuffer, x: Int, y: Int, columns: ImageResizer.AxisWeights, rows: ImageResizer.AxisWeights
+        _ source: PixelBuffer, x: Int, y: Int, columns: ImageResizer.AxisWeights, rows: ImageResizer.AxisWeights,
+        maxValue: Float
     ) -> [Int] {
         var sums: [Float] = [0, 0, 0, 0]
         for rowWeightIndex in rows.weightStart[y]..<rows.weightStart[y + 1] {
@@ -108,7 +128,7 @@ import WebImageCoderVerifier
             for channel in 0..<4 { sums[channel] += filtered[channel] * rows.weights[rowWeightIndex] }
         }
         guard sums[3] > 0 else { return [0, 0, 0, 0] }
-        func rounded(_ value: Float) -> Int { Int(min(255, max(0, value)).rounded()) }
+        func rounded(_ value: Float) -> Int { Int(min(maxValue, max(0, value)).rounded()) }
         return [rounded(sums[0] / sums[3]), rounded(sums[1] / sums[3]), rounded(sums[2] / sums[3]), rounded(sums[3])]
     }
 }

@@ -1,3 +1,4 @@
+import CWebImageImaging
 import Dispatch
 
 /// Resizes pixel buffers by area averaging (a box filter with exact partial coverage).
@@ -19,12 +20,7 @@ public enum ImageResizer {
         let output = try PixelBuffer(width: width, height: height, format: source.format, allocator: allocator)
         let columns = AxisWeights(sourceLength: source.width, targetLength: width)
         let rows = AxisWeights(sourceLength: source.height, targetLength: height)
-        switch source.format {
-        case .rgba8:
-            resample(source, into: output, columns: columns, rows: rows, deadline: deadline, channel: UInt8.self)
-        case .rgba16:
-            resample(source, into: output, columns: columns, rows: rows, deadline: deadline, channel: UInt16.self)
-        }
+        resample(source, into: output, columns: columns, rows: rows, deadline: deadline)
         try deadline?.check("while resizing \(source.width)×\(source.height) to \(width)×\(height)")
         return output
     }
@@ -68,13 +64,10 @@ public enum ImageResizer {
     /// boundary is filtered by both bands, with the same result), all finished before this
     /// returns. A band stops at the first output row that finds `deadline` passed (the caller
     /// then throws).
-    @_specialize(where Channel == UInt8)
-    @_specialize(where Channel == UInt16)
-    private static func resample<Channel: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
+    private static func resample(
         _ source: PixelBuffer, into output: PixelBuffer, columns: AxisWeights, rows: AxisWeights,
-        deadline: DecodeDeadline?, channel: Channel.Type
+        deadline: DecodeDeadline?
     ) {
-        let maxValue = Float(Channel.max)
         let width = output.width
         let ringRows = (0..<output.height).reduce(1) { rowsSoFar, outputY in
             max(rowsSoFar, rows.weightStart[outputY + 1] - rows.weightStart[outputY])
@@ -97,14 +90,12 @@ public enum ImageResizer {
                             let filtered = UnsafeMutableBufferPointer(
                                 rebasing: ring[(slot * width)..<((slot + 1) * width)])
                             if ringSourceRow[slot] != sourceY {
-                                filterRow(source, sourceY, into: filtered, columns: columns, channel: Channel.self)
+                                filterRow(source, sourceY, into: filtered, columns: columns)
                                 ringSourceRow[slot] = sourceY
                             }
                             for index in 0..<width { sums[index] += filtered[index] * rowWeight }
                         }
-                        write(
-                            UnsafeBufferPointer(sums),
-                            into: output.row(outputY).assumingMemoryBound(to: Channel.self), maxValue: maxValue)
+                        write(UnsafeBufferPointer(sums), into: output, row: outputY)
                     }
                 }
             }
@@ -117,7 +108,7 @@ public enum ImageResizer {
     ///
     /// A band handed to another thread costs a thread wake-up and preempts whatever that core
     /// was running, so a small resize (a 640×480 JPEG decoded at half scale, 320×240, finished
-    /// to a 256-pixel thumbnail: about 0.8 ms) stays on the caller's thread. When many
+    /// to a 256-pixel thumbnail: about 0.3 ms) stays on the caller's thread. When many
     /// thumbnails are decoded at once, as the image manager and `webimage get` do, the cores
     /// are already busy with other decodes; a 12 MP JPEG's 500×375 DC image still resizes in
     /// two bands.
@@ -131,59 +122,48 @@ public enum ImageResizer {
     private static let maximumBandCount = 8
     /// Fewest output rows in a band: smaller outputs use fewer bands.
     private static let minimumRowsPerBand = 32
-    /// Fewest source pixels per band (64 Ki, about 0.7 ms of resampling on the benchmark
+    /// Fewest source pixels per band (64 Ki, about 0.25 ms of resampling on the benchmark
     /// machine): smaller sources use fewer bands.
     private static let minimumSourcePixelsPerBand = 64 * 1024
 
     /// One source row resampled horizontally: per output column, the weighted sum of
-    /// (red, green, blue) × alpha and of alpha.
-    @_specialize(where Channel == UInt8)
-    @_specialize(where Channel == UInt16)
-    private static func filterRow<Channel: FixedWidthInteger & UnsignedInteger>(
+    /// (red, green, blue) × alpha and of alpha (`webimage_resample_filter_rgba8` / `16`).
+    private static func filterRow(
         _ source: PixelBuffer, _ sourceY: Int, into filtered: UnsafeMutableBufferPointer<SIMD4<Float>>,
-        columns: AxisWeights, channel: Channel.Type
+        columns: AxisWeights
     ) {
-        let sourceRow = UnsafePointer(source.row(sourceY).assumingMemoryBound(to: Channel.self))
-        columns.firstIndex.withUnsafeBufferPointer { columnFirst in
-            columns.weightStart.withUnsafeBufferPointer { columnStart in
-                columns.weights.withUnsafeBufferPointer { columnWeights in
-                    for outputX in 0..<filtered.count {
-                        var sum = SIMD4<Float>.zero
-                        var pixel = sourceRow + columnFirst[outputX] * 4
-                        for columnWeight in columnStart[outputX]..<columnStart[outputX + 1] {
-                            let weightedAlpha = columnWeights[columnWeight] * Float(pixel[3])
-                            sum += SIMD4(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), 1) * weightedAlpha
-                            pixel += 4
+        filtered.withMemoryRebound(to: Float.self) { sums in
+            columns.firstIndex.withUnsafeBufferPointer { firstIndex in
+                columns.weightStart.withUnsafeBufferPointer { weightStart in
+                    columns.weights.withUnsafeBufferPointer { weights in
+                        switch source.format {
+                        case .rgba8:
+                            webimage_resample_filter_rgba8(
+                                source.row(sourceY).assumingMemoryBound(to: UInt8.self), firstIndex.baseAddress!,
+                                weightStart.baseAddress!, weights.baseAddress!, filtered.count, sums.baseAddress!)
+                        case .rgba16:
+                            webimage_resample_filter_rgba16(
+                                source.row(sourceY).assumingMemoryBound(to: UInt16.self), firstIndex.baseAddress!,
+                                weightStart.baseAddress!, weights.baseAddress!, filtered.count, sums.baseAddress!)
                         }
-                        filtered[outputX] = sum
                     }
                 }
             }
         }
     }
 
-    /// Un-premultiplies one accumulated row and stores it, each channel clamped to
-    /// 0...maxValue and rounded to the nearest integer, halves away from zero (the same
-    /// values as `Float.rounded()`, without a call into the C library per value).
-    @_specialize(where Channel == UInt8)
-    @_specialize(where Channel == UInt16)
-    private static func write<Channel: FixedWidthInteger & UnsignedInteger>(
-        _ sums: UnsafeBufferPointer<SIMD4<Float>>, into outputRow: UnsafeMutablePointer<Channel>, maxValue: Float
-    ) {
-        for outputX in 0..<sums.count {
-            let sum = sums[outputX]
-            let alpha = sum[3]
-            if alpha <= 0 {
-                for component in 0..<4 { outputRow[outputX * 4 + component] = 0 }
-                continue
-            }
-            let unpremultiplied = sum / SIMD4(alpha, alpha, alpha, 1)
-            for component in 0..<4 {
-                let limited = min(maxValue, max(0, unpremultiplied[component]))
-                // For 0.5 <= x < 2^24, x + 0.5 is exact or rounds within [x + 0.5] (no binade is
-                // crossed), so truncating it rounds halves away from zero; below 0.5 the answer is 0.
-                let rounded: UInt32 = limited < 0.5 ? 0 : UInt32(limited + 0.5)
-                outputRow[outputX * 4 + component] = Channel(truncatingIfNeeded: rounded)
+    /// Un-premultiplies one accumulated row and stores it as row `y` of `output`, each channel
+    /// clamped to 0 ... its maximum and rounded to the nearest integer, halves away from zero
+    /// (the values of `Float.rounded()`; `webimage_resample_write_rgba8` / `16`).
+    private static func write(_ sums: UnsafeBufferPointer<SIMD4<Float>>, into output: PixelBuffer, row y: Int) {
+        sums.withMemoryRebound(to: Float.self) { values in
+            switch output.format {
+            case .rgba8:
+                webimage_resample_write_rgba8(
+                    values.baseAddress!, sums.count, output.row(y).assumingMemoryBound(to: UInt8.self))
+            case .rgba16:
+                webimage_resample_write_rgba16(
+                    values.baseAddress!, sums.count, output.row(y).assumingMemoryBound(to: UInt16.self))
             }
         }
     }

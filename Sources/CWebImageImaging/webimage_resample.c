@@ -1,0 +1,166 @@
+/*
+ * The resizer's row loops (see webimage_resample.h). The SSE2 paths keep one pixel's four
+ * channels in one register; the portable paths do the same arithmetic one channel at a time.
+ */
+#include "webimage_resample.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#pragma STDC FP_CONTRACT OFF
+
+/* Rounds a value already clamped to 0 ... maximum: halves away from zero. For 0.5 <= x < 2^24,
+ * x + 0.5 is exact or rounds within [x + 0.5] (no binade is crossed), so truncating it rounds
+ * halves away from zero; below 0.5 the answer is 0 (x + 0.5 itself may round up to 1 there). */
+static inline uint32_t round_clamped(float limited) { return limited < 0.5f ? 0 : (uint32_t)(limited + 0.5f); }
+
+/* One channel of one pixel: the sum divided by `divisor`, clamped to 0 ... maximum, rounded. */
+static inline uint32_t channel_value(float sum, float divisor, float maximum) {
+    float value = sum / divisor;
+    float floored = value >= 0 ? value : 0;
+    return round_clamped(floored < maximum ? floored : maximum);
+}
+
+/* Adds (red × a, green × a, blue × a, 1 × a) of one pixel to `sum`, a = weight × alpha. */
+static inline void add_weighted(float sum[4], const float channels[4], float weight) {
+    float weighted_alpha = weight * channels[3];
+    for (int channel = 0; channel < 3; channel++) sum[channel] += channels[channel] * weighted_alpha;
+    sum[3] += 1.0f * weighted_alpha;
+}
+
+void webimage_resample_filter_rgba8_portable(const uint8_t *row, const intptr_t *first_index,
+                                             const intptr_t *weight_start, const float *weights, size_t width,
+                                             float *filtered) {
+    for (size_t x = 0; x < width; x++) {
+        const uint8_t *pixel = row + first_index[x] * 4;
+        float sum[4] = {0, 0, 0, 0};
+        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
+            float channels[4] = {(float)pixel[0], (float)pixel[1], (float)pixel[2], (float)pixel[3]};
+            add_weighted(sum, channels, weights[tap]);
+        }
+        memcpy(filtered + 4 * x, sum, sizeof(sum));
+    }
+}
+
+void webimage_resample_filter_rgba16_portable(const uint16_t *row, const intptr_t *first_index,
+                                              const intptr_t *weight_start, const float *weights, size_t width,
+                                              float *filtered) {
+    for (size_t x = 0; x < width; x++) {
+        const uint16_t *pixel = row + first_index[x] * 4;
+        float sum[4] = {0, 0, 0, 0};
+        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
+            float channels[4] = {(float)pixel[0], (float)pixel[1], (float)pixel[2], (float)pixel[3]};
+            add_weighted(sum, channels, weights[tap]);
+        }
+        memcpy(filtered + 4 * x, sum, sizeof(sum));
+    }
+}
+
+void webimage_resample_write_rgba8_portable(const float *sums, size_t width, uint8_t *row) {
+    for (size_t x = 0; x < width; x++, sums += 4, row += 4) {
+        float alpha = sums[3];
+        float divisors[4] = {alpha, alpha, alpha, 1.0f};
+        for (int channel = 0; channel < 4; channel++)
+            row[channel] = alpha <= 0 ? 0 : (uint8_t)channel_value(sums[channel], divisors[channel], 255.0f);
+    }
+}
+
+void webimage_resample_write_rgba16_portable(const float *sums, size_t width, uint16_t *row) {
+    for (size_t x = 0; x < width; x++, sums += 4, row += 4) {
+        float alpha = sums[3];
+        float divisors[4] = {alpha, alpha, alpha, 1.0f};
+        for (int channel = 0; channel < 4; channel++)
+            row[channel] = alpha <= 0 ? 0 : (uint16_t)channel_value(sums[channel], divisors[channel], 65535.0f);
+    }
+}
+
+#if defined(__SSE2__)
+/* One pixel's sums divided, clamped and rounded as channel_value does, as four 32-bit
+ * integers; zeros where a <= 0. */
+static inline __m128i rounded_pixel(const float *sums, __m128 maximum) {
+    float alpha = sums[3];
+    if (alpha <= 0) return _mm_setzero_si128();
+    const __m128 half = _mm_set1_ps(0.5f);
+    __m128 value = _mm_div_ps(_mm_loadu_ps(sums), _mm_set_ps(1.0f, alpha, alpha, alpha));
+    /* maxps / minps answer as channel_value's comparisons do but for -0 (kept there, +0 here),
+     * which rounds to 0 either way. */
+    __m128 limited = _mm_min_ps(_mm_max_ps(value, _mm_setzero_ps()), maximum);
+    __m128i rounded = _mm_cvttps_epi32(_mm_add_ps(limited, half));
+    return _mm_andnot_si128(_mm_castps_si128(_mm_cmplt_ps(limited, half)), rounded);
+}
+
+/* add_weighted for one pixel given as four 32-bit integers, in one register. */
+static inline __m128 add_weighted_sse2(__m128 sum, __m128i channels, float weight) {
+    __m128 values = _mm_cvtepi32_ps(channels);
+    float weighted_alpha = weight * _mm_cvtss_f32(_mm_shuffle_ps(values, values, _MM_SHUFFLE(3, 3, 3, 3)));
+    values = _mm_or_ps(_mm_and_ps(values, _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1))), _mm_set_ps(1.0f, 0, 0, 0));
+    return _mm_add_ps(sum, _mm_mul_ps(values, _mm_set1_ps(weighted_alpha)));
+}
+#endif
+
+void webimage_resample_filter_rgba8(const uint8_t *row, const intptr_t *first_index, const intptr_t *weight_start,
+                                    const float *weights, size_t width, float *filtered) {
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (size_t x = 0; x < width; x++) {
+        const uint8_t *pixel = row + first_index[x] * 4;
+        __m128 sum = _mm_setzero_ps();
+        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
+            int32_t bytes;
+            memcpy(&bytes, pixel, sizeof(bytes));
+            __m128i channels = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
+            sum = add_weighted_sse2(sum, channels, weights[tap]);
+        }
+        _mm_storeu_ps(filtered + 4 * x, sum);
+    }
+#else
+    webimage_resample_filter_rgba8_portable(row, first_index, weight_start, weights, width, filtered);
+#endif
+}
+
+void webimage_resample_filter_rgba16(const uint16_t *row, const intptr_t *first_index, const intptr_t *weight_start,
+                                     const float *weights, size_t width, float *filtered) {
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (size_t x = 0; x < width; x++) {
+        const uint16_t *pixel = row + first_index[x] * 4;
+        __m128 sum = _mm_setzero_ps();
+        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
+            __m128i channels = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)pixel), zero);
+            sum = add_weighted_sse2(sum, channels, weights[tap]);
+        }
+        _mm_storeu_ps(filtered + 4 * x, sum);
+    }
+#else
+    webimage_resample_filter_rgba16_portable(row, first_index, weight_start, weights, width, filtered);
+#endif
+}
+
+void webimage_resample_write_rgba8(const float *sums, size_t width, uint8_t *row) {
+#if defined(__SSE2__)
+    for (size_t x = 0; x < width; x++, sums += 4, row += 4) {
+        __m128i words = _mm_packs_epi32(rounded_pixel(sums, _mm_set1_ps(255.0f)), _mm_setzero_si128());
+        int32_t bytes = _mm_cvtsi128_si32(_mm_packus_epi16(words, words));
+        memcpy(row, &bytes, sizeof(bytes));
+    }
+#else
+    webimage_resample_write_rgba8_portable(sums, width, row);
+#endif
+}
+
+void webimage_resample_write_rgba16(const float *sums, size_t width, uint16_t *row) {
+#if defined(__SSE2__)
+    for (size_t x = 0; x < width; x++, sums += 4, row += 4) {
+        /* SSE2 packs 32-bit lanes with signed saturation only: shift 0 ... 65535 down by
+         * 32768, pack, and flip the top bit back. */
+        __m128i shifted = _mm_sub_epi32(rounded_pixel(sums, _mm_set1_ps(65535.0f)), _mm_set1_epi32(32768));
+        __m128i words = _mm_xor_si128(_mm_packs_epi32(shifted, shifted), _mm_set1_epi16((short)0x8000));
+        _mm_storel_epi64((__m128i *)(void *)row, words);
+    }
+#else
+    webimage_resample_write_rgba16_portable(sums, width, row);
+#endif
+}

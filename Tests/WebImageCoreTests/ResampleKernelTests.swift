@@ -1,0 +1,88 @@
+import CWebImageImaging
+import Testing
+import WebImageCoderVerifier
+
+/// The resizer's C row loops: the build's paths (SSE2 on x86-64) give the values of the
+/// portable paths, which other machines run, for every input kind.
+@Suite struct ResampleKernelTests {
+    /// Sums as the resizer accumulates them, plus the edges: alpha 0 and negative, colours
+    /// below 0 and above the maximum, and quotients just below, at and just above each half.
+    private static func sums(maxValue: Float, seed: UInt32) -> [Float] {
+        var random = SeededNoise(seed: seed)
+        var values: [Float] = []
+        for _ in 0..<4096 {
+            let alpha = Float(random.next() % 1_000_000) / 1000
+            for _ in 0..<3 { values.append(Float(random.next() % 1_000_000) / 1_000_000 * maxValue * alpha) }
+            values.append(alpha)
+        }
+        values += [1, 2, 3, 0, 5, 6, 7, -1, -3, 0, maxValue * 3, 2, 0, 0, 0, 0]
+        for whole in [0, 1, 2, 254, 255, 65534, 65535] as [Float] where whole <= maxValue {
+            for nudge in [-1, 0, 1] as [Float] {
+                let half = (whole + 0.5) + nudge * (whole + 0.5).ulp
+                values += [half, half * 3, half, half]
+                values += [half * 7, half * 0.5, half * 7, 7]
+            }
+        }
+        return values
+    }
+
+    @Test func eightBitRowsAreWrittenAsThePortablePathWritesThem() {
+        let sums = Self.sums(maxValue: 255, seed: 8)
+        let count = sums.count / 4
+        var built = [UInt8](repeating: 1, count: sums.count)
+        var portable = [UInt8](repeating: 2, count: sums.count)
+        webimage_resample_write_rgba8(sums, count, &built)
+        webimage_resample_write_rgba8_portable(sums, count, &portable)
+        #expect(zip(built, portable).filter { $0 != $1 }.count == 0)
+        #expect(Array(built[(4096 * 4)..<(4096 * 4 + 16)]) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 2, 0, 0, 0, 0])
+    }
+
+    @Test func sixteenBitRowsAreWrittenAsThePortablePathWritesThem() {
+        let sums = Self.sums(maxValue: 65535, seed: 16)
+        let count = sums.count / 4
+        var built = [UInt16](repeating: 1, count: sums.count)
+        var portable = [UInt16](repeating: 2, count: sums.count)
+        webimage_resample_write_rgba16(sums, count, &built)
+        webimage_resample_write_rgba16_portable(sums, count, &portable)
+        #expect(zip(built, portable).filter { $0 != $1 }.count == 0)
+        #expect(Array(built[(4096 * 4)..<(4096 * 4 + 16)]) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65535, 2, 0, 0, 0, 0])
+    }
+
+    /// Weights of 61 source pixels over 13 outputs (up to 6 taps each), as the resizer makes them.
+    private static let taps: (first: [Int], start: [Int], weights: [Float]) = {
+        var first: [Int] = []
+        var start = [0]
+        var weights: [Float] = []
+        for output in 0..<13 {
+            first.append(output * 61 / 13)
+            let count = min(61 - first[output], output % 3 + 4)
+            for tap in 0..<count { weights.append(Float(tap + 1) / Float(count * (count + 1) / 2)) }
+            start.append(weights.count)
+        }
+        return (first, start, weights)
+    }()
+
+    @Test func eightBitRowsAreFilteredAsThePortablePathFiltersThem() {
+        var random = SeededNoise(seed: 81)
+        let row = (0..<(61 * 4)).map { index in index % 8 == 3 ? 255 : random.nextByte() }
+        var built = [Float](repeating: 1, count: 13 * 4)
+        var portable = [Float](repeating: 2, count: 13 * 4)
+        let taps = Self.taps
+        webimage_resample_filter_rgba8(row, taps.first, taps.start, taps.weights, 13, &built)
+        webimage_resample_filter_rgba8_portable(row, taps.first, taps.start, taps.weights, 13, &portable)
+        #expect(zip(built, portable).filter { $0.bitPattern != $1.bitPattern }.count == 0)
+        #expect(built[3] > 0)
+    }
+
+    @Test func sixteenBitRowsAreFilteredAsThePortablePathFiltersThem() {
+        var random = SeededNoise(seed: 161)
+        let row = (0..<(61 * 4)).map { index in index % 8 == 3 ? 65535 : UInt16(random.next() & 0xFFFF) }
+        var built = [Float](repeating: 1, count: 13 * 4)
+        var portable = [Float](repeating: 2, count: 13 * 4)
+        let taps = Self.taps
+        webimage_resample_filter_rgba16(row, taps.first, taps.start, taps.weights, 13, &built)
+        webimage_resample_filter_rgba16_portable(row, taps.first, taps.start, taps.weights, 13, &portable)
+        #expect(zip(built, portable).filter { $0.bitPattern != $1.bitPattern }.count == 0)
+        #expect(built[3] > 0)
+    }
+}
