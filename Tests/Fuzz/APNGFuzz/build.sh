@@ -8,10 +8,12 @@ swift build --scratch-path .build-fuzz --target PNGCoder -Xswiftc -sanitize=fuzz
   -Xcc -fsanitize=fuzzer-no-link,address
 build=.build-fuzz/debug
 objects=$(find "$build/PNGCoder.build" "$build/CPNGShim.build" "$build/WebImageCore.build" \
-  "$build/CWebImagePlugin.build" "$build/CWebImageIsolation.build" "$build/Logging.build" -name '*.o')
+  "$build/CWebImagePlugin.build" "$build/CWebImageIsolation.build" "$build/CWebImageImaging.build" \
+  "$build/Logging.build" -name '*.o')
 swiftc -sanitize=fuzzer,address -use-ld=lld -parse-as-library -I "$build/Modules" \
   -Xcc "-fmodule-map-file=$build/CPNGShim.build/module.modulemap" \
   -Xcc "-fmodule-map-file=$build/CWebImagePlugin.build/module.modulemap" -Xcc -ISources/CWebImagePlugin/include \
   -Xcc "-fmodule-map-file=$build/CWebImageIsolation.build/module.modulemap" -Xcc -ISources/CWebImageIsolation/include \
+  -Xcc "-fmodule-map-file=$build/CWebImageImaging.build/module.modulemap" -Xcc -ISources/CWebImageImaging/include \
   Tests/Fuzz/APNGFuzz/APNGFuzz.swift $objects -lpng16 -lz -ldeflate -o "$output"
 echo "built $output"
