@@ -4,6 +4,7 @@
  */
 #include "webimage_resample.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -24,57 +25,60 @@ static inline uint32_t channel_value(float sum, float divisor, float maximum) {
     return round_clamped(floored < maximum ? floored : maximum);
 }
 
-/* Adds (red × a, green × a, blue × a, 1 × a) of one pixel to `sum`, a = weight × alpha. */
-static inline void add_weighted(float sum[4], const float channels[4], float weight) {
-    float weighted_alpha = weight * channels[3];
-    for (int channel = 0; channel < 3; channel++) sum[channel] += channels[channel] * weighted_alpha;
-    sum[3] += 1.0f * weighted_alpha;
+/* Channel `index` of a row of 16-bit (`sixteen_bit`) or 8-bit channels. */
+static inline float channel_at(const void *row, intptr_t index, bool sixteen_bit) {
+    return sixteen_bit ? (float)((const uint16_t *)row)[index] : (float)((const uint8_t *)row)[index];
+}
+
+/* The portable filter of either channel width: per tap, a = weight × alpha, then
+ * (red × a, green × a, blue × a, 1 × a) added to the output's sums. */
+static inline void filter_portable(const void *row, bool sixteen_bit, const intptr_t *first_index,
+                                   const intptr_t *weight_start, const float *weights, size_t width, float *filtered) {
+    for (size_t x = 0; x < width; x++) {
+        intptr_t pixel = first_index[x] * 4;
+        float sum[4] = {0, 0, 0, 0};
+        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
+            float weighted_alpha = weights[tap] * channel_at(row, pixel + 3, sixteen_bit);
+            for (int channel = 0; channel < 3; channel++)
+                sum[channel] += channel_at(row, pixel + channel, sixteen_bit) * weighted_alpha;
+            sum[3] += 1.0f * weighted_alpha;
+        }
+        memcpy(filtered + 4 * x, sum, sizeof(sum));
+    }
+}
+
+/* The portable write of either channel width. */
+static inline void write_portable(const float *sums, size_t width, void *row, bool sixteen_bit) {
+    float maximum = sixteen_bit ? 65535.0f : 255.0f;
+    for (size_t x = 0; x < width; x++, sums += 4) {
+        float alpha = sums[3];
+        float divisors[4] = {alpha, alpha, alpha, 1.0f};
+        for (size_t channel = 0; channel < 4; channel++) {
+            uint32_t value = alpha <= 0 ? 0 : channel_value(sums[channel], divisors[channel], maximum);
+            if (sixteen_bit) ((uint16_t *)row)[4 * x + channel] = (uint16_t)value;
+            else ((uint8_t *)row)[4 * x + channel] = (uint8_t)value;
+        }
+    }
 }
 
 void webimage_resample_filter_rgba8_portable(const uint8_t *row, const intptr_t *first_index,
                                              const intptr_t *weight_start, const float *weights, size_t width,
                                              float *filtered) {
-    for (size_t x = 0; x < width; x++) {
-        const uint8_t *pixel = row + first_index[x] * 4;
-        float sum[4] = {0, 0, 0, 0};
-        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
-            float channels[4] = {(float)pixel[0], (float)pixel[1], (float)pixel[2], (float)pixel[3]};
-            add_weighted(sum, channels, weights[tap]);
-        }
-        memcpy(filtered + 4 * x, sum, sizeof(sum));
-    }
+    filter_portable(row, false, first_index, weight_start, weights, width, filtered);
 }
 
 void webimage_resample_filter_rgba16_portable(const uint16_t *row, const intptr_t *first_index,
                                               const intptr_t *weight_start, const float *weights, size_t width,
                                               float *filtered) {
-    for (size_t x = 0; x < width; x++) {
-        const uint16_t *pixel = row + first_index[x] * 4;
-        float sum[4] = {0, 0, 0, 0};
-        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
-            float channels[4] = {(float)pixel[0], (float)pixel[1], (float)pixel[2], (float)pixel[3]};
-            add_weighted(sum, channels, weights[tap]);
-        }
-        memcpy(filtered + 4 * x, sum, sizeof(sum));
-    }
+    filter_portable(row, true, first_index, weight_start, weights, width, filtered);
 }
 
 void webimage_resample_write_rgba8_portable(const float *sums, size_t width, uint8_t *row) {
-    for (size_t x = 0; x < width; x++, sums += 4, row += 4) {
-        float alpha = sums[3];
-        float divisors[4] = {alpha, alpha, alpha, 1.0f};
-        for (int channel = 0; channel < 4; channel++)
-            row[channel] = alpha <= 0 ? 0 : (uint8_t)channel_value(sums[channel], divisors[channel], 255.0f);
-    }
+    write_portable(sums, width, row, false);
 }
 
 void webimage_resample_write_rgba16_portable(const float *sums, size_t width, uint16_t *row) {
-    for (size_t x = 0; x < width; x++, sums += 4, row += 4) {
-        float alpha = sums[3];
-        float divisors[4] = {alpha, alpha, alpha, 1.0f};
-        for (int channel = 0; channel < 4; channel++)
-            row[channel] = alpha <= 0 ? 0 : (uint16_t)channel_value(sums[channel], divisors[channel], 65535.0f);
-    }
+    write_portable(sums, width, row, true);
 }
 
 #if defined(__SSE2__)
@@ -99,43 +103,47 @@ static inline __m128 add_weighted_sse2(__m128 sum, __m128i channels, float weigh
     values = _mm_or_ps(_mm_and_ps(values, _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1))), _mm_set_ps(1.0f, 0, 0, 0));
     return _mm_add_ps(sum, _mm_mul_ps(values, _mm_set1_ps(weighted_alpha)));
 }
+
+/* Channels `pixel` ... `pixel + 3` of a row of 16-bit (`sixteen_bit`) or 8-bit channels, as
+ * four 32-bit integers. */
+static inline __m128i channels_sse2(const void *row, intptr_t pixel, bool sixteen_bit) {
+    const __m128i zero = _mm_setzero_si128();
+    if (sixteen_bit)
+        return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)((const uint16_t *)row + pixel)),
+                                  zero);
+    int32_t bytes;
+    memcpy(&bytes, (const uint8_t *)row + pixel, sizeof(bytes));
+    return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
+}
+
+/* filter_portable with one pixel's four channels in one register. */
+static inline void filter_sse2(const void *row, bool sixteen_bit, const intptr_t *first_index,
+                               const intptr_t *weight_start, const float *weights, size_t width, float *filtered) {
+    for (size_t x = 0; x < width; x++) {
+        intptr_t pixel = first_index[x] * 4;
+        __m128 sum = _mm_setzero_ps();
+        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4)
+            sum = add_weighted_sse2(sum, channels_sse2(row, pixel, sixteen_bit), weights[tap]);
+        _mm_storeu_ps(filtered + 4 * x, sum);
+    }
+}
 #endif
 
 void webimage_resample_filter_rgba8(const uint8_t *row, const intptr_t *first_index, const intptr_t *weight_start,
                                     const float *weights, size_t width, float *filtered) {
 #if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128();
-    for (size_t x = 0; x < width; x++) {
-        const uint8_t *pixel = row + first_index[x] * 4;
-        __m128 sum = _mm_setzero_ps();
-        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
-            int32_t bytes;
-            memcpy(&bytes, pixel, sizeof(bytes));
-            __m128i channels = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
-            sum = add_weighted_sse2(sum, channels, weights[tap]);
-        }
-        _mm_storeu_ps(filtered + 4 * x, sum);
-    }
+    filter_sse2(row, false, first_index, weight_start, weights, width, filtered);
 #else
-    webimage_resample_filter_rgba8_portable(row, first_index, weight_start, weights, width, filtered);
+    filter_portable(row, false, first_index, weight_start, weights, width, filtered);
 #endif
 }
 
 void webimage_resample_filter_rgba16(const uint16_t *row, const intptr_t *first_index, const intptr_t *weight_start,
                                      const float *weights, size_t width, float *filtered) {
 #if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128();
-    for (size_t x = 0; x < width; x++) {
-        const uint16_t *pixel = row + first_index[x] * 4;
-        __m128 sum = _mm_setzero_ps();
-        for (intptr_t tap = weight_start[x]; tap < weight_start[x + 1]; tap++, pixel += 4) {
-            __m128i channels = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)pixel), zero);
-            sum = add_weighted_sse2(sum, channels, weights[tap]);
-        }
-        _mm_storeu_ps(filtered + 4 * x, sum);
-    }
+    filter_sse2(row, true, first_index, weight_start, weights, width, filtered);
 #else
-    webimage_resample_filter_rgba16_portable(row, first_index, weight_start, weights, width, filtered);
+    filter_portable(row, true, first_index, weight_start, weights, width, filtered);
 #endif
 }
 
