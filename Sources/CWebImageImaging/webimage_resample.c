@@ -4,7 +4,6 @@
  */
 #include "webimage_resample.h"
 
-#include <stdbool.h>
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -61,24 +60,19 @@ static inline void write_portable(const float *sums, size_t width, void *row, bo
     }
 }
 
-void webimage_resample_filter_rgba8_portable(const uint8_t *row, const intptr_t *first_index,
-                                             const intptr_t *weight_start, const float *weights, size_t width,
-                                             float *filtered) {
-    filter_portable(row, false, first_index, weight_start, weights, width, filtered);
+/* The exported functions take the channel width as a flag and call the inline paths with a
+ * constant, so each width gets its own compiled loop. */
+
+void webimage_resample_filter_portable(const void *row, bool sixteen_bit, const intptr_t *first_index,
+                                       const intptr_t *weight_start, const float *weights, size_t width,
+                                       float *filtered) {
+    if (sixteen_bit) filter_portable(row, true, first_index, weight_start, weights, width, filtered);
+    else filter_portable(row, false, first_index, weight_start, weights, width, filtered);
 }
 
-void webimage_resample_filter_rgba16_portable(const uint16_t *row, const intptr_t *first_index,
-                                              const intptr_t *weight_start, const float *weights, size_t width,
-                                              float *filtered) {
-    filter_portable(row, true, first_index, weight_start, weights, width, filtered);
-}
-
-void webimage_resample_write_rgba8_portable(const float *sums, size_t width, uint8_t *row) {
-    write_portable(sums, width, row, false);
-}
-
-void webimage_resample_write_rgba16_portable(const float *sums, size_t width, uint16_t *row) {
-    write_portable(sums, width, row, true);
+void webimage_resample_write_portable(const float *sums, size_t width, void *row, bool sixteen_bit) {
+    if (sixteen_bit) write_portable(sums, width, row, true);
+    else write_portable(sums, width, row, false);
 }
 
 #if defined(__SSE2__)
@@ -127,48 +121,40 @@ static inline void filter_sse2(const void *row, bool sixteen_bit, const intptr_t
         _mm_storeu_ps(filtered + 4 * x, sum);
     }
 }
-#endif
 
-void webimage_resample_filter_rgba8(const uint8_t *row, const intptr_t *first_index, const intptr_t *weight_start,
-                                    const float *weights, size_t width, float *filtered) {
-#if defined(__SSE2__)
-    filter_sse2(row, false, first_index, weight_start, weights, width, filtered);
-#else
-    filter_portable(row, false, first_index, weight_start, weights, width, filtered);
-#endif
-}
-
-void webimage_resample_filter_rgba16(const uint16_t *row, const intptr_t *first_index, const intptr_t *weight_start,
-                                     const float *weights, size_t width, float *filtered) {
-#if defined(__SSE2__)
-    filter_sse2(row, true, first_index, weight_start, weights, width, filtered);
-#else
-    filter_portable(row, true, first_index, weight_start, weights, width, filtered);
-#endif
-}
-
-void webimage_resample_write_rgba8(const float *sums, size_t width, uint8_t *row) {
-#if defined(__SSE2__)
-    for (size_t x = 0; x < width; x++, sums += 4, row += 4) {
-        __m128i words = _mm_packs_epi32(rounded_pixel(sums, _mm_set1_ps(255.0f)), _mm_setzero_si128());
-        int32_t bytes = _mm_cvtsi128_si32(_mm_packus_epi16(words, words));
-        memcpy(row, &bytes, sizeof(bytes));
+/* write_portable with one pixel's four channels in one register. */
+static inline void write_sse2(const float *sums, size_t width, void *row, bool sixteen_bit) {
+    for (size_t x = 0; x < width; x++, sums += 4) {
+        if (sixteen_bit) {
+            /* SSE2 packs 32-bit lanes with signed saturation only: shift 0 ... 65535 down by
+             * 32768, pack, and flip the top bit back. */
+            __m128i shifted = _mm_sub_epi32(rounded_pixel(sums, _mm_set1_ps(65535.0f)), _mm_set1_epi32(32768));
+            __m128i words = _mm_xor_si128(_mm_packs_epi32(shifted, shifted), _mm_set1_epi16((short)0x8000));
+            _mm_storel_epi64((__m128i *)(void *)((uint16_t *)row + 4 * x), words);
+        } else {
+            __m128i words = _mm_packs_epi32(rounded_pixel(sums, _mm_set1_ps(255.0f)), _mm_setzero_si128());
+            int32_t bytes = _mm_cvtsi128_si32(_mm_packus_epi16(words, words));
+            memcpy((uint8_t *)row + 4 * x, &bytes, sizeof(bytes));
+        }
     }
+}
+#endif
+
+void webimage_resample_filter(const void *row, bool sixteen_bit, const intptr_t *first_index,
+                              const intptr_t *weight_start, const float *weights, size_t width, float *filtered) {
+#if defined(__SSE2__)
+    if (sixteen_bit) filter_sse2(row, true, first_index, weight_start, weights, width, filtered);
+    else filter_sse2(row, false, first_index, weight_start, weights, width, filtered);
 #else
-    webimage_resample_write_rgba8_portable(sums, width, row);
+    webimage_resample_filter_portable(row, sixteen_bit, first_index, weight_start, weights, width, filtered);
 #endif
 }
 
-void webimage_resample_write_rgba16(const float *sums, size_t width, uint16_t *row) {
+void webimage_resample_write(const float *sums, size_t width, void *row, bool sixteen_bit) {
 #if defined(__SSE2__)
-    for (size_t x = 0; x < width; x++, sums += 4, row += 4) {
-        /* SSE2 packs 32-bit lanes with signed saturation only: shift 0 ... 65535 down by
-         * 32768, pack, and flip the top bit back. */
-        __m128i shifted = _mm_sub_epi32(rounded_pixel(sums, _mm_set1_ps(65535.0f)), _mm_set1_epi32(32768));
-        __m128i words = _mm_xor_si128(_mm_packs_epi32(shifted, shifted), _mm_set1_epi16((short)0x8000));
-        _mm_storel_epi64((__m128i *)(void *)row, words);
-    }
+    if (sixteen_bit) write_sse2(sums, width, row, true);
+    else write_sse2(sums, width, row, false);
 #else
-    webimage_resample_write_rgba16_portable(sums, width, row);
+    webimage_resample_write_portable(sums, width, row, sixteen_bit);
 #endif
 }

@@ -26,30 +26,25 @@ import WebImageCoderVerifier
         return values
     }
 
-    /// What the build's write and the portable one make of `sums`.
-    private static func written<Channel: FixedWidthInteger>(
-        _ sums: [Float], by write: (UnsafePointer<Float>, Int, UnsafeMutablePointer<Channel>) -> Void,
-        and portable: (UnsafePointer<Float>, Int, UnsafeMutablePointer<Channel>) -> Void
-    ) -> (built: [Channel], portable: [Channel]) {
+    /// What the build's write and the portable one make of `sums`, in channels of `Channel`'s width.
+    private static func written<Channel: FixedWidthInteger>(_ sums: [Float], as: Channel.Type) -> (
+        built: [Channel], portable: [Channel]
+    ) {
         var built = [Channel](repeating: 1, count: sums.count)
         var plain = [Channel](repeating: 2, count: sums.count)
-        write(sums, sums.count / 4, &built)
-        portable(sums, sums.count / 4, &plain)
+        webimage_resample_write(sums, sums.count / 4, &built, Channel.bitWidth == 16)
+        webimage_resample_write_portable(sums, sums.count / 4, &plain, Channel.bitWidth == 16)
         return (built, plain)
     }
 
     @Test func eightBitRowsAreWrittenAsThePortablePathWritesThem() {
-        let (built, portable) = Self.written(
-            Self.sums(maxValue: 255, seed: 8), by: webimage_resample_write_rgba8,
-            and: webimage_resample_write_rgba8_portable)
+        let (built, portable) = Self.written(Self.sums(maxValue: 255, seed: 8), as: UInt8.self)
         #expect(zip(built, portable).filter { $0 != $1 }.count == 0)
         #expect(Array(built[(4096 * 4)..<(4096 * 4 + 16)]) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 2, 0, 0, 0, 0])
     }
 
     @Test func sixteenBitRowsAreWrittenAsThePortablePathWritesThem() {
-        let (built, portable) = Self.written(
-            Self.sums(maxValue: 65535, seed: 16), by: webimage_resample_write_rgba16,
-            and: webimage_resample_write_rgba16_portable)
+        let (built, portable) = Self.written(Self.sums(maxValue: 65535, seed: 16), as: UInt16.self)
         #expect(zip(built, portable).filter { $0 != $1 }.count == 0)
         #expect(Array(built[(4096 * 4)..<(4096 * 4 + 16)]) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65535, 2, 0, 0, 0, 0])
     }
@@ -69,29 +64,20 @@ import WebImageCoderVerifier
     }()
 
     /// What the build's filter and the portable one make of `row` with ``taps``, as bit patterns.
-    private static func filtered<Channel>(
-        _ row: [Channel],
-        by filter: (
-            UnsafePointer<Channel>, UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>, Int,
-            UnsafeMutablePointer<Float>
-        ) -> Void,
-        and portable: (
-            UnsafePointer<Channel>, UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>, Int,
-            UnsafeMutablePointer<Float>
-        ) -> Void
-    ) -> (built: [UInt32], portable: [UInt32]) {
+    private static func filtered<Channel: FixedWidthInteger>(_ row: [Channel]) -> (built: [UInt32], portable: [UInt32])
+    {
         var built = [Float](repeating: 1, count: 13 * 4)
         var plain = [Float](repeating: 2, count: 13 * 4)
-        filter(row, taps.first, taps.start, taps.weights, 13, &built)
-        portable(row, taps.first, taps.start, taps.weights, 13, &plain)
+        let sixteenBit = Channel.bitWidth == 16
+        webimage_resample_filter(row, sixteenBit, taps.first, taps.start, taps.weights, 13, &built)
+        webimage_resample_filter_portable(row, sixteenBit, taps.first, taps.start, taps.weights, 13, &plain)
         return (built.map(\.bitPattern), plain.map(\.bitPattern))
     }
 
     @Test func eightBitRowsAreFilteredAsThePortablePathFiltersThem() {
         var random = SeededNoise(seed: 81)
         let row = (0..<(61 * 4)).map { index in index % 8 == 3 ? 255 : random.nextByte() }
-        let (built, portable) = Self.filtered(
-            row, by: webimage_resample_filter_rgba8, and: webimage_resample_filter_rgba8_portable)
+        let (built, portable) = Self.filtered(row)
         #expect(zip(built, portable).filter { $0 != $1 }.count == 0)
         #expect(Float(bitPattern: built[3]) > 0)
     }
@@ -99,8 +85,7 @@ import WebImageCoderVerifier
     @Test func sixteenBitRowsAreFilteredAsThePortablePathFiltersThem() {
         var random = SeededNoise(seed: 161)
         let row = (0..<(61 * 4)).map { index in index % 8 == 3 ? 65535 : UInt16(random.next() & 0xFFFF) }
-        let (built, portable) = Self.filtered(
-            row, by: webimage_resample_filter_rgba16, and: webimage_resample_filter_rgba16_portable)
+        let (built, portable) = Self.filtered(row)
         #expect(zip(built, portable).filter { $0 != $1 }.count == 0)
         #expect(Float(bitPattern: built[3]) > 0)
     }

@@ -55,48 +55,70 @@ public enum ImageResizer {
                 weightStart.append(weights.count)
             }
         }
+
+        /// Calls `body` with the storage of ``firstIndex``, ``weightStart`` and ``weights``, for
+        /// the C row loops.
+        func withPointers<Result>(
+            _ body: (UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>) -> Result
+        ) -> Result {
+            firstIndex.withUnsafeBufferPointer { firstIndex in
+                weightStart.withUnsafeBufferPointer { weightStart in
+                    weights.withUnsafeBufferPointer { weights in
+                        body(firstIndex.baseAddress!, weightStart.baseAddress!, weights.baseAddress!)
+                    }
+                }
+            }
+        }
     }
 
-    /// Resamples with each source row filtered horizontally once (premultiplied, one `SIMD4`
-    /// lane per channel) and kept in a small ring while the output rows that cover it are
-    /// summed; the arithmetic per lane is the same as a plain per-channel loop. Bands of
-    /// output rows run on several threads, each with its own ring (a source row on a band
-    /// boundary is filtered by both bands, with the same result), all finished before this
-    /// returns. A band stops at the first output row that finds `deadline` passed (the caller
-    /// then throws).
+    /// Resamples with each source row filtered horizontally once (premultiplied, four floats
+    /// a pixel, by `webimage_resample_filter`) and kept in a small ring while the output rows
+    /// that cover it are summed; the arithmetic per lane is the same as a plain per-channel
+    /// loop. Bands of output rows run on several threads, each with its own ring (a source row
+    /// on a band boundary is filtered by both bands, with the same result), all finished before
+    /// this returns. A band stops at the first output row that finds `deadline` passed (the
+    /// caller then throws).
     private static func resample(
         _ source: PixelBuffer, into output: PixelBuffer, columns: AxisWeights, rows: AxisWeights,
         deadline: DecodeDeadline?
     ) {
-        let width = output.width
+        let sixteenBit = source.format == .rgba16
+        let rowFloats = output.width * 4
         let ringRows = (0..<output.height).reduce(1) { rowsSoFar, outputY in
             max(rowsSoFar, rows.weightStart[outputY + 1] - rows.weightStart[outputY])
         }
         let bandCount = bandCount(sourceWidth: source.width, sourceHeight: source.height, outputHeight: output.height)
         let rowsPerBand = (output.height + bandCount - 1) / bandCount
         DispatchQueue.concurrentPerform(iterations: bandCount) { band in
-            var ring = [SIMD4<Float>](repeating: .zero, count: ringRows * width)
+            let ring = UnsafeMutableBufferPointer<Float>.allocate(capacity: ringRows * rowFloats)
+            let sums = UnsafeMutableBufferPointer<Float>.allocate(capacity: rowFloats)
+            ring.initialize(repeating: 0)
+            sums.initialize(repeating: 0)
+            defer {
+                ring.deallocate()
+                sums.deallocate()
+            }
             var ringSourceRow = [Int](repeating: -1, count: ringRows)
-            var sums = [SIMD4<Float>](repeating: .zero, count: width)
-            ring.withUnsafeMutableBufferPointer { ring in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    for outputY in (band * rowsPerBand)..<min(output.height, (band + 1) * rowsPerBand) {
-                        if let deadline, deadline.hasPassed { break }
-                        sums.update(repeating: .zero)
-                        for weightIndex in rows.weightStart[outputY]..<rows.weightStart[outputY + 1] {
-                            let rowWeight = rows.weights[weightIndex]
-                            let sourceY = rows.firstIndex[outputY] + weightIndex - rows.weightStart[outputY]
-                            let slot = sourceY % ringRows
-                            let filtered = UnsafeMutableBufferPointer(
-                                rebasing: ring[(slot * width)..<((slot + 1) * width)])
-                            if ringSourceRow[slot] != sourceY {
-                                filterRow(source, sourceY, into: filtered, columns: columns)
-                                ringSourceRow[slot] = sourceY
-                            }
-                            for index in 0..<width { sums[index] += filtered[index] * rowWeight }
+            columns.withPointers { firstIndex, weightStart, weights in
+                for outputY in (band * rowsPerBand)..<min(output.height, (band + 1) * rowsPerBand) {
+                    if let deadline, deadline.hasPassed { break }
+                    sums.update(repeating: 0)
+                    for weightIndex in rows.weightStart[outputY]..<rows.weightStart[outputY + 1] {
+                        let rowWeight = rows.weights[weightIndex]
+                        let sourceY = rows.firstIndex[outputY] + weightIndex - rows.weightStart[outputY]
+                        let slot = sourceY % ringRows
+                        let filtered = ring.baseAddress! + slot * rowFloats
+                        if ringSourceRow[slot] != sourceY {
+                            webimage_resample_filter(
+                                source.row(sourceY), sixteenBit, firstIndex, weightStart, weights, output.width,
+                                filtered)
+                            ringSourceRow[slot] = sourceY
                         }
-                        write(UnsafeBufferPointer(sums), into: output, row: outputY)
+                        for index in 0..<rowFloats { sums[index] += filtered[index] * rowWeight }
                     }
+                    // Un-premultiplied, clamped, rounded halves away from zero (the values of
+                    // `Float.rounded()`).
+                    webimage_resample_write(sums.baseAddress!, output.width, output.row(outputY), sixteenBit)
                 }
             }
         }
@@ -125,46 +147,4 @@ public enum ImageResizer {
     /// Fewest source pixels per band (64 Ki, about 0.25 ms of resampling on the benchmark
     /// machine): smaller sources use fewer bands.
     private static let minimumSourcePixelsPerBand = 64 * 1024
-
-    /// One source row resampled horizontally: per output column, the weighted sum of
-    /// (red, green, blue) × alpha and of alpha (`webimage_resample_filter_rgba8` / `16`).
-    private static func filterRow(
-        _ source: PixelBuffer, _ sourceY: Int, into filtered: UnsafeMutableBufferPointer<SIMD4<Float>>,
-        columns: AxisWeights
-    ) {
-        filtered.withMemoryRebound(to: Float.self) { sums in
-            columns.firstIndex.withUnsafeBufferPointer { firstIndex in
-                columns.weightStart.withUnsafeBufferPointer { weightStart in
-                    columns.weights.withUnsafeBufferPointer { weights in
-                        switch source.format {
-                        case .rgba8:
-                            webimage_resample_filter_rgba8(
-                                source.row(sourceY).assumingMemoryBound(to: UInt8.self), firstIndex.baseAddress!,
-                                weightStart.baseAddress!, weights.baseAddress!, filtered.count, sums.baseAddress!)
-                        case .rgba16:
-                            webimage_resample_filter_rgba16(
-                                source.row(sourceY).assumingMemoryBound(to: UInt16.self), firstIndex.baseAddress!,
-                                weightStart.baseAddress!, weights.baseAddress!, filtered.count, sums.baseAddress!)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Un-premultiplies one accumulated row and stores it as row `y` of `output`, each channel
-    /// clamped to 0 ... its maximum and rounded to the nearest integer, halves away from zero
-    /// (the values of `Float.rounded()`; `webimage_resample_write_rgba8` / `16`).
-    private static func write(_ sums: UnsafeBufferPointer<SIMD4<Float>>, into output: PixelBuffer, row y: Int) {
-        sums.withMemoryRebound(to: Float.self) { values in
-            switch output.format {
-            case .rgba8:
-                webimage_resample_write_rgba8(
-                    values.baseAddress!, sums.count, output.row(y).assumingMemoryBound(to: UInt8.self))
-            case .rgba16:
-                webimage_resample_write_rgba16(
-                    values.baseAddress!, sums.count, output.row(y).assumingMemoryBound(to: UInt16.self))
-            }
-        }
-    }
 }
