@@ -121,7 +121,7 @@ extension CurlLoaderTests {
             #expect(await blocker.next()?.kind == .cancelled)
             #expect(await next.next(seconds: 10) == nil)
             #expect(server.requests(matching: "/static/small.bin?next", atLeast: 1).count == 1)
-            #expect(server.requests(matching: "/static/small.bin?cancelled").isEmpty)
+            #expect(server.requests(matching: "/static/small.bin?cancelled", atLeast: 0).isEmpty)
         }
 
         @Test func asyncDownloadHonoursTaskCancellation() async throws {

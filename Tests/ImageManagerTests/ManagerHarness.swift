@@ -74,8 +74,9 @@ final class ManagerHarness: Sendable {
         return URL(string: "\(nginx.http)/slow/\(name)?rate=\(rate)")!
     }
 
-    /// The requests nginx logged for `/static/<name>` (or another path), `uri|accept|if-none-match|status` each.
-    func requests(_ name: String, atLeast: Int = 0) -> [String] {
+    /// The requests nginx logged for `/static/<name>` (or another path), `uri|accept|if-none-match|status` each,
+    /// once at least `atLeast` are there (``NginxServer/requests(matching:atLeast:within:)``).
+    func requests(_ name: String, atLeast: Int) -> [String] {
         nginx.requests(matching: name.hasPrefix("/") ? name : "/static/\(name)", atLeast: atLeast)
     }
 

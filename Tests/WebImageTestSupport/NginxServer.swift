@@ -89,8 +89,10 @@ public final class NginxServer: @unchecked Sendable {
 
     /// The requests nginx answered so far, one `uri|accept|if-none-match|status` line each,
     /// waiting up to `within` (default 5 seconds, for a loaded machine) for the log to catch up
-    /// with `atLeast` lines.
-    public func requests(matching path: String, atLeast: Int = 0, within: Duration = .seconds(5)) -> [String] {
+    /// with `atLeast` lines. nginx logs a request after its response went out, so a client that
+    /// finished may read the log before the line: a count needs the lines it expects as
+    /// `atLeast`; 0 reads the log once (for a request that must not have come).
+    public func requests(matching path: String, atLeast: Int, within: Duration = .seconds(5)) -> [String] {
         let deadline = Date().addingTimeInterval(Double(within.components.seconds))
         while true {
             let text = (try? String(contentsOfFile: folder.path + "/logs/access.log", encoding: .utf8)) ?? ""
