@@ -68,19 +68,22 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
     }
 
     public func store(_ data: Data, extendedData: Data?, forKey key: String) throws(CacheError) {
-        try data.withUnsafeBytes { bytes in
-            Result { () throws(CacheError) in try write(bytes, extendedData: extendedData, forKey: key) }
-        }.get()
+        try write(data, extendedData: extendedData, forKey: key)
     }
 
     /// The array's bytes handed to the plugin as they are, without a copy.
     public func store(bytes: [UInt8], extendedData: Data?, forKey key: String) throws(CacheError) {
-        try bytes.withUnsafeBytes { bytes in
-            Result { () throws(CacheError) in try write(bytes, extendedData: extendedData, forKey: key) }
+        try write(bytes, extendedData: extendedData, forKey: key)
+    }
+
+    /// Hands `payload`'s bytes to the plugin as they are, without a copy.
+    private func write(_ payload: some ContiguousBytes, extendedData: Data?, forKey key: String) throws(CacheError) {
+        try payload.withUnsafeBytes { bytes in
+            Result { () throws(CacheError) in try write(bytes: bytes, extendedData: extendedData, forKey: key) }
         }.get()
     }
 
-    private func write(_ bytes: UnsafeRawBufferPointer, extendedData: Data?, forKey key: String) throws(CacheError) {
+    private func write(bytes: UnsafeRawBufferPointer, extendedData: Data?, forKey key: String) throws(CacheError) {
         let extended = extendedData ?? Data()
         try call("write") { error in
             withCacheKey(key) { characters, count in
