@@ -46,6 +46,20 @@ struct CrashIsolationCommandTests {
         )
     }
 
+    @Test("a decode that hangs is killed 1 s after --decode-timeout when that comes before --plugin-timeout")
+    func hangInDecodeEndsAtTheDecodeTimeout() async throws {
+        let plugins = try folder([("hang_decode", .hang(in: .decode))])
+        let result = try await WebImageProcess.run(
+            ["convert", plugins.file("trigger.hostile"), plugins.file("out.png"), "--decode-timeout", "1"],
+            plugins: plugins)
+        #expect(result.status == 1)
+        #expect(
+            result.standardError
+                == "error: plugin 'hang_decode' timed out in decode: it ran 1 s past the decode time limit of 1 s; its worker was killed\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: plugins.file("out.png")))
+    }
+
     @Test("plugins verify names a crashing and a hanging entry function and reports the rest")
     func verifySurvivesCrashingAndHangingEntries() async throws {
         let plugins = try folder([("crash_entry", .segfault(in: .entry)), ("hang_entry", .hang(in: .entry))])

@@ -62,7 +62,8 @@ public final class IsolatedCoder: ProgressiveImageCoder, AnimatedImageCoder, Sen
             frame.count = UInt64(bytes.count)
             let call = request.thumbnailBox == nil ? "decode" : "thumbnail decode"
             return try plugin.request(
-                call, frame, payload: Self.bytes(of: webimage_decode_options(request)), sharing: [block]
+                call, frame, payload: Self.bytes(of: webimage_decode_options(request)), sharing: [block],
+                deadline: request.deadline
             ) {
                 reply, claim in try adopt(reply, claim, operation: call, request: request)
             }
@@ -314,7 +315,9 @@ final class IsolatedAnimationSource: AnimatedImageSource {
         frame.index = UInt64(index)
         let operation = "decode frame \(index)"
         return try coder.plugin.request(
-            operation, frame, payload: IsolatedCoder.bytes(of: webimage_decode_options(request)), generation: generation
+            operation, frame, payload: IsolatedCoder.bytes(of: webimage_decode_options(request)),
+            generation: generation,
+            deadline: request.deadline
         ) { reply, claim in try coder.adopt(reply, claim, operation: operation, request: request) }
     }
 }

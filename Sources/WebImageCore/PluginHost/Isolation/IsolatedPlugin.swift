@@ -1,4 +1,5 @@
 import CWebImageIsolation
+import CWebImagePlugin
 import Foundation
 import Logging
 
@@ -78,11 +79,14 @@ final class IsolatedPlugin: @unchecked Sendable {
     ///   - sharing: blocks the request refers to; each is mapped into the worker first.
     ///   - generation: when the request belongs to state in one worker (a handle), that
     ///     worker's generation; the call fails when the worker has been replaced since.
+    ///   - deadline: the decode's deadline, when the call decodes: the worker is killed
+    ///     ``deadlineGrace`` after it if the plugin has not answered by then, even when
+    ///     ``PluginIsolation/callTimeout`` is longer.
     /// - Throws: ``ImageCodingError``: `.pluginCrashed`, `.timedOut`, `.pluginDisabled`, or
     ///   what `readReply` throws; ``PluginFault`` when a new worker cannot open the plugin.
     func request<Result>(
         _ call: String, _ frame: WorkerFrame, payload: [UInt8] = [], sharing blocks: [SharedMemoryBlock] = [],
-        generation required: UInt64? = nil,
+        generation required: UInt64? = nil, deadline: DecodeDeadline? = nil,
         readReply: (WorkerChannel.Message, Claim) throws -> Result
     ) throws -> Result {
         lock.lock()
@@ -94,7 +98,7 @@ final class IsolatedPlugin: @unchecked Sendable {
         }
         let worker = try runningWorker()
         let reply = try exchange(
-            call, frame, payload: payload, sharing: blocks, with: worker, timeout: isolation.callTimeout)
+            call, frame, payload: payload, sharing: blocks, with: worker, limit: callLimit(deadline: deadline))
         let claim = Claim(generation: generation) { id, offset, count in
             guard let block = worker.lentBlocks[id], block.contains(offset: offset, count: count) else {
                 throw ImageCodingError(
@@ -113,7 +117,8 @@ final class IsolatedPlugin: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             guard disabledReason == nil, required == generation, let worker else { return }
-            _ = try exchange(call, frame, payload: [], sharing: [], with: worker, timeout: isolation.callTimeout)
+            _ = try exchange(
+                call, frame, payload: [], sharing: [], with: worker, limit: CallLimit(isolation.callTimeout))
         } catch {
             logger.warning("\(error)")
         }
@@ -164,7 +169,7 @@ final class IsolatedPlugin: @unchecked Sendable {
         do {
             let message = try exchange(
                 "its entry function", WorkerFrame(.open), payload: Array(try JSONEncoder().encode(request)),
-                sharing: [], with: started, timeout: isolation.openTimeout)
+                sharing: [], with: started, limit: CallLimit(isolation.openTimeout))
             reply = try JSONDecoder().decode(WorkerOpenReply.self, from: Data(message.payload))
         } catch let error as ImageCodingError {
             throw PluginFault(
@@ -186,13 +191,54 @@ final class IsolatedPlugin: @unchecked Sendable {
         return started
     }
 
+    /// How long a plugin may go on after its decode deadline before its worker is killed:
+    /// time to notice the deadline in its row or frame loop and answer `TIMED_OUT`. 1 second.
+    static let deadlineGrace: Duration = .seconds(1)
+
+    /// How long one call may take, and what its timeout says.
+    struct CallLimit {
+        let timeout: Duration
+        /// The decode's deadline when it, not the call timeout, ends the call.
+        var decodeDeadline: DecodeDeadline?
+
+        init(_ timeout: Duration, decodeDeadline: DecodeDeadline? = nil) {
+            self.timeout = timeout
+            self.decodeDeadline = decodeDeadline
+        }
+
+        /// The error of a call that ran out of its time, in `call` of plugin `name`.
+        func error(plugin name: String, call: String) -> ImageCodingError {
+            guard let decodeDeadline else {
+                return ImageCodingError(
+                    .timedOut,
+                    "plugin '\(name)' timed out in \(call) after \(timeout.secondsText); its worker was killed")
+            }
+            let limit =
+                decodeDeadline.timeLimit.map { "the decode time limit of \($0.secondsText)" } ?? "its decode deadline"
+            return ImageCodingError(
+                .timedOut,
+                "plugin '\(name)' timed out in \(call): it ran \(IsolatedPlugin.deadlineGrace.secondsText) past \(limit); its worker was killed"
+            )
+        }
+    }
+
+    /// The call timeout, or less when the decode's `deadline` (plus ``deadlineGrace``) comes first.
+    private func callLimit(deadline: DecodeDeadline?) -> CallLimit {
+        guard let deadline else { return CallLimit(isolation.callTimeout) }
+        let remaining = Duration.nanoseconds(
+            Int64(clamping: deadline.monotonicNanoseconds) - Int64(clamping: webimage_monotonic_ns()))
+        let timeout = max(remaining, .zero) + Self.deadlineGrace
+        guard timeout < isolation.callTimeout else { return CallLimit(isolation.callTimeout) }
+        return CallLimit(timeout, decodeDeadline: deadline)
+    }
+
     /// Sends one request and serves the worker until its reply; a crash or a timeout ends the
     /// worker and is counted.
     private func exchange(
         _ call: String, _ frame: WorkerFrame, payload: [UInt8], sharing blocks: [SharedMemoryBlock],
-        with worker: WorkerProcess, timeout: Duration
+        with worker: WorkerProcess, limit: CallLimit
     ) throws -> WorkerChannel.Message {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + limit.timeout
         do {
             for id in pool.takeForgotten() where worker.knownBlocks.remove(id) != nil {
                 var forget = WorkerFrame(.forget)
@@ -209,11 +255,7 @@ final class IsolatedPlugin: @unchecked Sendable {
                 if ready > 0 && ready & 1 == 0 { continue }
                 guard ready != 0 else {
                     worker.terminate()
-                    throw failure(
-                        ImageCodingError(
-                            .timedOut,
-                            "plugin '\(name)' timed out in \(call) after \(timeout.secondsText); its worker was killed"),
-                        worker: worker)
+                    throw failure(limit.error(plugin: name, call: call), worker: worker)
                 }
                 guard let message = try worker.channel.receive() else { throw ended(worker, in: call) }
                 if message.descriptor >= 0 { close(message.descriptor) }
