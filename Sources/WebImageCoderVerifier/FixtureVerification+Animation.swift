@@ -13,7 +13,7 @@ extension FixtureVerification {
         do {
             source = try coder.openAnimation(fixture.bytes)
         } catch {
-            fail(.animation, "openAnimation \(ErrorExpectation.unexpected(error))")
+            fail(.animation, "openAnimation \(run.unexpected(error))")
             return
         }
         let opened = source.info
@@ -28,7 +28,7 @@ extension FixtureVerification {
             do {
                 frame = try source.decodeFrame(at: index, request: DecodeRequest())
             } catch {
-                fail(.animation, "frame \(index) \(ErrorExpectation.unexpected(error))")
+                fail(.animation, "frame \(index) \(run.unexpected(error))")
                 continue
             }
             if (frame.width, frame.height) != (opened.width, opened.height) {

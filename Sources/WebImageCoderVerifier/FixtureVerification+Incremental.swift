@@ -21,7 +21,7 @@ extension FixtureVerification {
                 } catch {
                     fail(
                         .incremental,
-                        "\(label): append at offset \(piece.lowerBound) \(ErrorExpectation.unexpected(error))")
+                        "\(label): append at offset \(piece.lowerBound) \(run.unexpected(error))")
                     return
                 }
                 if index % snapshotEvery == 0 && piece.upperBound < bytes.count {
@@ -32,7 +32,7 @@ extension FixtureVerification {
             do {
                 image = try decoder.currentImage()
             } catch {
-                fail(.incremental, "\(label): the image after the last byte \(ErrorExpectation.unexpected(error))")
+                fail(.incremental, "\(label): the image after the last byte \(run.unexpected(error))")
                 return
             }
             guard let image else {
@@ -52,7 +52,7 @@ extension FixtureVerification {
                 fail(.incremental, "\(label): final image's pixels differ from decode's")
             }
         } catch {
-            fail(.incremental, "makeIncrementalDecoder \(ErrorExpectation.unexpected(error))")
+            fail(.incremental, "makeIncrementalDecoder \(run.unexpected(error))")
         }
     }
 
@@ -69,7 +69,7 @@ extension FixtureVerification {
                         + "expected \(baseline.info.width)x\(baseline.info.height)")
             }
         } catch {
-            if let problem = ErrorExpectation.problem(with: error, allowed: [.needMoreData]) {
+            if let problem = run.problem(with: error, allowed: [.needMoreData]) {
                 fail(.incremental, "\(label): currentImage after \(offset) bytes \(problem)")
             }
         }

@@ -84,7 +84,7 @@ extension FixtureVerification {
             do {
                 try body()
             } catch {
-                if let problem = ErrorExpectation.problem(with: error, allowed: allowed) {
+                if let problem = run.problem(with: error, allowed: allowed) {
                     fail(check, "\(what): \(operation) \(problem)")
                 }
             }

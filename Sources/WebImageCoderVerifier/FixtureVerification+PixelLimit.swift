@@ -14,7 +14,7 @@ extension FixtureVerification {
                 .pixelLimit,
                 "decode with a limit of \(limit) pixels returned \(image.width)x\(image.height) instead of failing")
         } catch {
-            if let problem = ErrorExpectation.problem(with: error, allowed: [.tooLarge]) {
+            if let problem = run.problem(with: error, allowed: [.tooLarge]) {
                 fail(.pixelLimit, "decode with a limit of \(limit) pixels \(problem)")
             }
         }

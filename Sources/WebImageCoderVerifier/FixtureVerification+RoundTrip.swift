@@ -10,7 +10,7 @@ extension FixtureVerification {
         do {
             encoded = try coder.encode(pixels, request: EncodeRequest(format: formatName))
         } catch {
-            fail(.roundTrip, "encode as \(formatName) \(ErrorExpectation.unexpected(error))")
+            fail(.roundTrip, "encode as \(formatName) \(run.unexpected(error))")
             return
         }
         do {
@@ -24,7 +24,7 @@ extension FixtureVerification {
                     "encoded \(pixels.width)x\(pixels.height), decoded \(image.width)x\(image.height)")
             }
         } catch {
-            fail(.roundTrip, "decoding the encoded \(formatName) \(ErrorExpectation.unexpected(error))")
+            fail(.roundTrip, "decoding the encoded \(formatName) \(run.unexpected(error))")
         }
     }
 }

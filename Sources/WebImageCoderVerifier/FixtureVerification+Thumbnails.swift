@@ -36,7 +36,7 @@ extension FixtureVerification {
                 try coder.decode($0, request: DecodeRequest(thumbnailBox: box))
             }
         } catch {
-            fail(.thumbnail, "box \(boxName): coder's decode \(ErrorExpectation.unexpected(error))")
+            fail(.thumbnail, "box \(boxName): coder's decode \(run.unexpected(error))")
             return
         }
         if image.width > info.width || image.height > info.height {
@@ -66,7 +66,7 @@ extension FixtureVerification {
                 )
             }
         } catch {
-            fail(.thumbnail, "box \(boxName): CodersManager's decode \(ErrorExpectation.unexpected(error))")
+            fail(.thumbnail, "box \(boxName): CodersManager's decode \(run.unexpected(error))")
         }
     }
 }

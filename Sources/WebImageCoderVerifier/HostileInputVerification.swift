@@ -66,7 +66,7 @@ struct HostileInputVerification {
                         + "\(options.hostilePixelLimit) pixels")
             }
         } catch {
-            if let problem = ErrorExpectation.problem(with: error, allowed: Self.allowedErrors) {
+            if let problem = run.problem(with: error, allowed: Self.allowedErrors) {
                 run.fail(check, fixture: name, "\(operation) \(problem)")
             }
         }
@@ -126,13 +126,13 @@ struct HostileInputVerification {
                             .hugeAnimatedScreen, fixture: hugeName,
                             "frame 0 decoded to \(frame.width)x\(frame.height) under \(limit) instead of failing")
                     } catch {
-                        if let problem = ErrorExpectation.problem(with: error, allowed: [.tooLarge]) {
+                        if let problem = run.problem(with: error, allowed: [.tooLarge]) {
                             run.fail(.hugeAnimatedScreen, fixture: hugeName, "frame 0 under \(limit) \(problem)")
                         }
                     }
                 }
             } catch {
-                if let problem = ErrorExpectation.problem(with: error, allowed: [.tooLarge]) {
+                if let problem = run.problem(with: error, allowed: [.tooLarge]) {
                     run.fail(.hugeAnimatedScreen, fixture: hugeName, "openAnimation \(problem)")
                 }
             }
@@ -160,7 +160,7 @@ struct HostileInputVerification {
                     run.fail(.manyFrames, fixture: manyName, "frame 999 decoded to \(last.width)x\(last.height)")
                 }
             } catch {
-                run.fail(.manyFrames, fixture: manyName, "\(ErrorExpectation.unexpected(error))")
+                run.fail(.manyFrames, fixture: manyName, "\(run.unexpected(error))")
             }
         }
     }

@@ -149,7 +149,30 @@ struct CrashIsolationCommandTests {
         #expect(result.status == 1)
         #expect(
             result.outputLines.contains(
-                "FAIL \(plugins.file("trigger.hostile")): decode: decode threw .pluginCrashed "
-                    + "(plugin 'crash_decode' crashed in decode (SIGSEGV))"), "\(result.standardOutput)")
+                "FAIL \(plugins.file("trigger.hostile")): decode: decode threw .pluginCrashed: "
+                    + "plugin 'crash_decode' crashed in decode (SIGSEGV)"), "\(result.standardOutput)")
+    }
+
+    @Test("plugins conform stops at the disabling of a crashing plugin instead of blaming the files after it")
+    func conformStopsWhenThePluginIsDisabled() async throws {
+        let plugins = try folder([("crash_decode", .segfault(in: .decode))])
+        let triggers = try (1...4).map { index in
+            try plugins.write("trigger\(index).hostile", "HOSTX")
+            return plugins.file("trigger\(index).hostile")
+        }
+        let result = try await WebImageProcess.run(
+            ["plugins", "conform", "crash_decode"] + triggers + [plugins.file("valid.hostile")], plugins: plugins)
+        #expect(result.status == 1)
+        let crash = "decode: decode threw .pluginCrashed: plugin 'crash_decode' crashed in decode (SIGSEGV)"
+        #expect(
+            result.outputLines == [
+                "FAIL \(triggers[0]): \(crash)",
+                "FAIL \(triggers[1]): \(crash)",
+                "FAIL \(triggers[2]): \(crash)",
+                "FAIL \(triggers[3]): sniffing: the plugin was disabled (plugin 'crash_decode' is disabled: its worker "
+                    + "failed 3 times (last: plugin 'crash_decode' crashed in decode (SIGSEGV))); no further checks run",
+                "SKIP 5 more checks: the plugin was disabled",
+                "crash_decode: 10 checks on 5 files, 4 failures, 1 skipped",
+            ], "\(result.standardOutput)")
     }
 }

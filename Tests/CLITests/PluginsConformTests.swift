@@ -37,8 +37,10 @@ struct PluginsConformTests {
         #expect(
             result.outputLines == [
                 "FAIL \(file): sniffing: canDecode is false for the whole file",
-                "FAIL \(file): probe: probe threw .unsupportedFormat (not a JPEG file (no SOI marker))",
-                "FAIL \(file): decode: decode threw .unsupportedFormat (not a JPEG file (no SOI marker))",
+                "FAIL \(file): probe: probe threw .unsupportedFormat (WEBIMAGE_STATUS_UNSUPPORTED_FORMAT): "
+                    + "not a JPEG file (no SOI marker)",
+                "FAIL \(file): decode: decode threw .unsupportedFormat (WEBIMAGE_STATUS_UNSUPPORTED_FORMAT): "
+                    + "not a JPEG file (no SOI marker)",
                 "jpeg: 3 checks on 1 file, 3 failures, 0 skipped",
             ])
     }

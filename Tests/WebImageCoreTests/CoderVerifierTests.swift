@@ -24,7 +24,9 @@ import WebImageCore
         return options
     }
 
-    static let expectedKinds = ".corruptData, .tooLarge, .truncatedData, .unsupportedFormat"
+    static let expectedKinds =
+        ".corruptData (WEBIMAGE_STATUS_CORRUPT_DATA), .tooLarge (WEBIMAGE_STATUS_TOO_LARGE), "
+        + ".truncatedData (WEBIMAGE_STATUS_TRUNCATED_DATA), .unsupportedFormat (WEBIMAGE_STATUS_UNSUPPORTED_FORMAT)"
 
     @Test func aCoderThatKeepsTheContractPasses() {
         // The rotated 61x43 file gets the stored box 48x64 for 64x48 without aspect: taller than
@@ -65,12 +67,13 @@ import WebImageCore
         #expect(Set(report.failures.map(\.check)) == [.pixelLimit, .truncation])
         #expect(
             report.failures.first?.description
-                == "12x8-1-1.wiraw: pixel-limit: decode with a limit of 95 pixels threw .internalError "
-                + "(image too large: 12×8 pixels exceed the limit of 95 pixels); expected one of .tooLarge")
+                == "12x8-1-1.wiraw: pixel-limit: decode with a limit of 95 pixels threw .internalError (WEBIMAGE_STATUS_INTERNAL_ERROR): "
+                + "image too large: 12×8 pixels exceed the limit of 95 pixels; expected one of .tooLarge (WEBIMAGE_STATUS_TOO_LARGE)"
+        )
         #expect(
             report.failures.first { $0.check == .truncation }?.description
-                == "12x8-1-1.wiraw: truncation: prefix of 1 bytes: probe threw .internalError "
-                + "(WIRAW header needs 11 bytes, got 1); expected one of \(Self.expectedKinds)")
+                == "12x8-1-1.wiraw: truncation: prefix of 1 bytes: probe threw .internalError (WEBIMAGE_STATUS_INTERNAL_ERROR): "
+                + "WIRAW header needs 11 bytes, got 1; expected one of \(Self.expectedKinds)")
     }
 
     @Test func probeAndDecodeDisagreeingOnSizeIsReported() {
@@ -129,7 +132,8 @@ import WebImageCore
         #expect(
             report.failures.map(\.description) == [
                 "12x8-1-1.wiraw: animation: openAnimation says 12x8 with 2 frames, probe says 12x8 with 1",
-                "12x8-1-1.wiraw: animation: frame 1 threw .truncatedData (WIRAW pixels end after 0 of 384 bytes)",
+                "12x8-1-1.wiraw: animation: frame 1 threw .truncatedData (WEBIMAGE_STATUS_TRUNCATED_DATA): "
+                    + "WIRAW pixels end after 0 of 384 bytes",
             ])
     }
 
@@ -141,10 +145,10 @@ import WebImageCore
         #expect(Set(report.failures.map(\.check)) == [.noise])
         #expect(
             report.failures.prefix(2).map(\.message) == [
-                "4096 noise bytes after the first 16 (seed 1): decode threw .internalError "
-                    + "(unexpected bytes after the pixels); expected one of \(Self.expectedKinds)",
-                "4096 noise bytes after the first 16 (seed 1): thumbnail decode threw .internalError "
-                    + "(unexpected bytes after the pixels); expected one of \(Self.expectedKinds)",
+                "4096 noise bytes after the first 16 (seed 1): decode threw .internalError (WEBIMAGE_STATUS_INTERNAL_ERROR): "
+                    + "unexpected bytes after the pixels; expected one of \(Self.expectedKinds)",
+                "4096 noise bytes after the first 16 (seed 1): thumbnail decode threw .internalError (WEBIMAGE_STATUS_INTERNAL_ERROR): "
+                    + "unexpected bytes after the pixels; expected one of \(Self.expectedKinds)",
             ])
     }
 
