@@ -39,6 +39,6 @@ struct PluginSearchPathTests {
     func noPlugins() async throws {
         let result = try await WebImageProcess.run(["info", Fixture.path("png/rgb8.png")])
         #expect(result.status == 1)
-        #expect(result.errorLines.first?.hasPrefix("error: no coder recognises this data") == true)
+        #expect(result.errorLines.first?.hasPrefix("error: not an image the loaded coders decode") == true)
     }
 }

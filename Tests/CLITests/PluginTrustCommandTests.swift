@@ -150,6 +150,6 @@ struct PluginTrustCommandTests {
         #expect(!FileManager.default.fileExists(atPath: marker))
         let jpeg = try await run(["info", Fixture.path("jpeg/baseline.jpg"), "--allow-plugin", "png"])
         #expect(jpeg.status == 1)
-        #expect(jpeg.errorLines.first?.hasPrefix("error: no coder recognises this data") == true)
+        #expect(jpeg.errorLines.first?.hasPrefix("error: not an image the loaded coders decode") == true)
     }
 }

@@ -71,9 +71,9 @@ struct UnanswerableCoder: ImageCoder {
         manager.register(StubCoder(name: "never", accepts: false))
         let error = try #require(throws: ImageCodingError.self) { try manager.decode([0x00, 0x01, 0x02]) }
         #expect(error.kind == .unsupportedFormat)
-        #expect(error.message == "no coder recognises this data (3 bytes starting 00 01 02)")
+        #expect(error.message == "not an image the loaded coders decode (3 bytes starting 00 01 02)")
         let empty = try #require(throws: ImageCodingError.self) { try manager.decode([]) }
-        #expect(empty.message == "no coder recognises this data (0 bytes)")
+        #expect(empty.message == "not an image the loaded coders decode (0 bytes)")
     }
 
     /// A coder whose signature matches but which cannot answer is named, with its own kind.
@@ -122,7 +122,7 @@ struct UnanswerableCoder: ImageCoder {
         let error = try #require(throws: ImageCodingError.self) { try manager.decode([0x00, 0x01, 0x02]) }
         #expect(error.kind == .unsupportedFormat)
         #expect(
-            error.message == "no coder recognises this data (3 bytes starting 00 01 02); skipped: broken (disabled)")
+            error.message == "not an image the loaded coders decode (3 bytes starting 00 01 02); skipped: broken (disabled)")
         manager.register(StubCoder(name: "working", accepts: true), priority: -1)
         #expect(try manager.decode([0x00, 0x01, 0x02]).format == "working")
     }

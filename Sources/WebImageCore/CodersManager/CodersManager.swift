@@ -69,12 +69,12 @@ public final class CodersManager: Sendable {
                 skipped.append((entry, error))
             }
         }
-        let start = describeStart(of: bytes)
+        let start = ContentSniffer.describe(bytes)
         guard let first = skipped.first(where: { $0.entry.matchesSignature(bytes) }) else {
             let reasons = skipped.map { "\($0.entry.name) (\($0.error))" }.joined(separator: ", ")
             throw ImageCodingError(
                 .unsupportedFormat,
-                "no coder recognises this data (\(start))" + (skipped.isEmpty ? "" : "; skipped: \(reasons)"))
+                "not an image the loaded coders decode (\(start))" + (skipped.isEmpty ? "" : "; skipped: \(reasons)"))
         }
         let others = skipped.filter { $0.entry.name != first.entry.name }.map { "\($0.entry.name) (\($0.error))" }
         let kind: ImageCodingError.Kind
@@ -113,14 +113,5 @@ public final class CodersManager: Sendable {
             logger.warning("skipping coder \(entry.name): \(error)")
             return nil
         }
-    }
-
-    private func describeStart(of bytes: UnsafeRawBufferPointer) -> String {
-        if bytes.isEmpty { return "0 bytes" }
-        let head = bytes.prefix(8).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }
-        return "\(bytes.count) bytes starting \(head.joined(separator: " "))"
     }
 }
