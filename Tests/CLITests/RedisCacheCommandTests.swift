@@ -83,4 +83,81 @@ import WebImageTestSupport
             result.standardError
                 == "error: get: redis cache 127.0.0.1:\(port) does not answer: cannot connect: Connection refused\n")
     }
+
+    /// `webimage get` or `prefetch` with the disk tier on Redis.
+    func manager(_ command: String, _ arguments: [String], redis url: String, plugins: PluginsFolder) async throws
+        -> CommandResult
+    {
+        try await WebImageProcess.run(
+            [command, "--plugin-path", plugins.path, "--cache-backend", "redis", "--cache-option", "url=\(url)"]
+                + arguments)
+    }
+
+    @Test("get --cache-backend redis: from the network, then from Redis in the next process; one request")
+    func getThroughRedis() async throws {
+        let nginx = try GetTests.server()
+        let server = try RedisServer()
+        let plugins = try PluginsFolder.make()
+        let url = nginx.http + "/static/badge.png"
+        let first = try await manager("get", [url, "--json"], redis: server.url, plugins: plugins)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardError.isEmpty)
+        let report = try first.json()
+        #expect(report["cache_type"] as? String == "none")
+        #expect(try server.command(["EXISTS", "default:" + url]) == ":1")
+        let second = try await manager("get", [url, "--json"], redis: server.url, plugins: plugins)
+        #expect(second.status == 0, "\(second.standardError)")
+        let again = try second.json()
+        #expect(again["cache_type"] as? String == "disk")
+        #expect(again["width"] as? Int == 512 && again["height"] as? Int == 512)
+        #expect(nginx.requests(matching: "/static/badge.png", atLeast: 1).count == 1)
+    }
+
+    @Test("prefetch --cache-backend redis fills Redis: get from the cache only finds every image there")
+    func prefetchIntoRedis() async throws {
+        let nginx = try GetTests.server()
+        let server = try RedisServer()
+        let plugins = try PluginsFolder.make()
+        let urls = ["landscape.jpg", "badge.png"].map { nginx.http + "/static/" + $0 }
+        let prefetch = try await manager("prefetch", ["--json"] + urls, redis: server.url, plugins: plugins)
+        #expect(prefetch.status == 0, "\(prefetch.standardError)")
+        let get = try await manager(
+            "get", ["--json", "--options", "from-cache-only"] + urls, redis: server.url, plugins: plugins)
+        #expect(get.status == 0, "\(get.standardError)")
+        #expect(get.outputLines.count == 2 && get.outputLines.allSatisfy { $0.contains("\"cache_type\":\"disk\"") })
+        #expect(nginx.requests(matching: "/static/", atLeast: 2).count == 2)
+    }
+
+    @Test("get with Redis down: the image still loads from the network, with one warning that the cache failed")
+    func getFailsOpenWhenRedisIsDown() async throws {
+        let nginx = try GetTests.server()
+        let plugins = try PluginsFolder.make()
+        let port = try LoopbackPort.free()
+        let url = nginx.http + "/static/badge.png"
+        let result = try await manager("get", [url, "--json"], redis: "redis://127.0.0.1:\(port)", plugins: plugins)
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try result.json()
+        #expect(report["cache_type"] as? String == "none")
+        #expect(report["width"] as? Int == 512 && report["error"] is NSNull)
+        #expect(
+            result.standardError
+                == "warning: the redis cache failed 2 times (reads were misses, stores were dropped); first: "
+                + "redis cache 127.0.0.1:\(port) does not answer: cannot connect: Connection refused\n")
+        #expect(nginx.requests(matching: "/static/badge.png", atLeast: 1).count == 1)
+    }
+
+    @Test("--cache-backend takes disk or redis; --cache-dir is the disk backend's")
+    func backendArgumentErrors() async throws {
+        let plugins = try PluginsFolder.make()
+        let url = "http://127.0.0.1:1/a.png"
+        let wrong = try await WebImageProcess.run(
+            ["get", url, "--plugin-path", plugins.path, "--cache-backend", "memcached"])
+        #expect(wrong.standardError == "error: --cache-backend 'memcached' is not disk or redis\n")
+        let folder = try await manager(
+            "get", [url, "--cache-dir", "/tmp"], redis: "redis://127.0.0.1:1", plugins: plugins)
+        #expect(folder.standardError == "error: --cache-dir applies to the disk backend only\n")
+        let option = try await WebImageProcess.run(
+            ["prefetch", url, "--plugin-path", plugins.path, "--cache-backend", "redis", "--cache-option", "url"])
+        #expect(option.standardError == "error: --cache-option 'url' is not key=value\n")
+    }
 }
