@@ -56,7 +56,10 @@ static webimage_status open_cache(const webimage_config *config, redis_cache **o
     return WEBIMAGE_STATUS_OK;
 }
 
-/** Runs a command with the mutex held; NULL with `*status` and `error` set (the fault's) when the server does not answer. */
+/**
+ * Runs a command with the mutex held; NULL with `*status` and `error` set (the fault's) when
+ * the server does not answer.
+ */
 static redisReply *locked_command(redis_cache *cache, int count, const char **arguments, const size_t *lengths,
                                   webimage_status *status, webimage_error *error) {
     pthread_mutex_lock(&cache->mutex);
@@ -113,6 +116,7 @@ static bool remove_corrupt(redis_cache *cache, const char *name, size_t name_len
     if (reply) freeReplyObject(reply);
     return removed;
 }
+
 /**
  * A read that found no sound entry: removes a corrupt one (not one of a newer format) and
  * logs it; NOT_FOUND with "corrupt entry removed: <reason>" (or why it stays).
