@@ -84,6 +84,23 @@ import WebImageTestSupport
                 == "error: get: redis cache 127.0.0.1:\(port) does not answer: cannot connect: Connection refused\n")
     }
 
+    @Test("cache get on a frozen server (SIGSTOP): no answer within the command timeout, not 'no entry'")
+    func aFrozenServerIsNotAMiss() async throws {
+        let plugins = try PluginsFolder.make()
+        let server = try RedisServer()
+        server.pause()
+        defer { server.resume() }
+        // The kernel still accepts the connection; the GET gets no answer within timeout-ms.
+        let result = try await WebImageProcess.run(
+            ["cache", "get", "k", "--backend", "redis", "--option", "url=\(server.url)", "--option", "timeout-ms=200"],
+            plugins: plugins)
+        #expect(result.status == 1)
+        #expect(
+            result.standardError
+                == "error: get: redis cache 127.0.0.1:\(server.port) does not answer: GET got no answer within 200 ms\n"
+        )
+    }
+
     /// `webimage get` or `prefetch` with the disk tier on Redis.
     func manager(_ command: String, _ arguments: [String], redis url: String, plugins: PluginsFolder) async throws
         -> CommandResult

@@ -24,6 +24,14 @@ static void log_line(int32_t level, const char *message) {
     redis_cache_host->log(redis_cache_host->context, level, message);
 }
 
+/**
+ * True when `code`, the errno of a call that failed with REDIS_ERR_IO, means the timeout passed:
+ * hiredis 0.14 reports a command's timeout as EAGAIN and a connect's as ETIMEDOUT.
+ */
+static bool is_timeout(int code) {
+    return code == EAGAIN || code == EWOULDBLOCK || code == ETIMEDOUT || code == EINPROGRESS;
+}
+
 void redis_cache_fault(redis_cache *cache, int code, const char *what) {
     if (!cache->faulted) {
         char message[512];
@@ -32,11 +40,7 @@ void redis_cache_fault(redis_cache *cache, int code, const char *what) {
         log_line(WEBIMAGE_LOG_WARNING, message);
     }
     cache->faulted = true;
-    /* hiredis 0.14 reports a timeout as an I/O error (REDIS_ERR_IO) with errno EAGAIN (a command) or
-       ETIMEDOUT (a connect); the caller passes errno for that kind of error only, 0 for the others. */
-    cache->fault_status = code == EAGAIN || code == EWOULDBLOCK || code == ETIMEDOUT || code == EINPROGRESS
-                              ? WEBIMAGE_STATUS_TIMED_OUT
-                              : WEBIMAGE_STATUS_IO_ERROR;
+    cache->fault_status = is_timeout(code) ? WEBIMAGE_STATUS_TIMED_OUT : WEBIMAGE_STATUS_IO_ERROR;
     snprintf(cache->fault_reason, sizeof(cache->fault_reason), "%s", what);
     if (cache->context) redisFree(cache->context);
     cache->context = NULL;
@@ -53,7 +57,8 @@ redisContext *redis_cache_connection(redis_cache *cache) {
     int code = context && context->err == REDIS_ERR_IO ? errno : 0;
     if (!context || context->err) {
         char what[300];
-        snprintf(what, sizeof(what), "cannot connect: %s", context ? context->errstr : "out of memory");
+        if (is_timeout(code)) snprintf(what, sizeof(what), "cannot connect within %u ms", cache->config.timeout_ms);
+        else snprintf(what, sizeof(what), "cannot connect: %s", context ? context->errstr : "out of memory");
         if (context) redisFree(context);
         redis_cache_fault(cache, code, what);
         return NULL;
@@ -79,7 +84,11 @@ redisReply *redis_cache_command(redis_cache *cache, int count, const char **argu
     int code = context->err == REDIS_ERR_IO ? errno : 0;
     if (!reply || context->err) {
         char what[300];
-        snprintf(what, sizeof(what), "%s failed: %s", arguments[0], context->errstr[0] ? context->errstr : "no reply");
+        if (is_timeout(code))
+            snprintf(what, sizeof(what), "%s got no answer within %u ms", arguments[0], cache->config.timeout_ms);
+        else
+            snprintf(what, sizeof(what), "%s failed: %s", arguments[0],
+                     context->errstr[0] ? context->errstr : "no reply");
         if (reply) freeReplyObject(reply);
         redis_cache_fault(cache, code, what);
         return NULL;

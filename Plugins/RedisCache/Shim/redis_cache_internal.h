@@ -52,7 +52,8 @@ redisContext *redis_cache_connection(redis_cache *cache);
 redisReply *redis_cache_command(redis_cache *cache, int count, const char **arguments, const size_t *lengths);
 /**
  * Records a fault (dropping the connection) and logs it when it starts an outage: `TIMED_OUT`
- * when `code` (the errno of the failed call) says the timeout passed, else `IO_ERROR`.
+ * when `code` (the errno of a call that failed with REDIS_ERR_IO; 0 for other errors) says the
+ * timeout passed, else `IO_ERROR`.
  */
 void redis_cache_fault(redis_cache *cache, int code, const char *what);
 /** Fails `error` with the fault's status: "redis cache HOST:PORT does not answer: <what failed>". */
