@@ -30,7 +30,7 @@ struct ManagerOptions: ParsableArguments {
 
     @Option(
         name: .customLong("cache-backend"),
-        help: ArgumentHelp("The disk tier's backend plugin: disk or redis; default disk.", valueName: "name"))
+        help: ArgumentHelp("The disk tier's backend plugin: disk or redis.", valueName: "name"))
     var cacheBackend = "disk"
 
     @Option(
