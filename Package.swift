@@ -47,7 +47,7 @@ struct BundledPlugin {
 
 let diskCache = BundledPlugin(name: "Disk", kind: "Cache", nativeLibraries: ["crypto", "xxhash"])
 let memoryCache = BundledPlugin(name: "Memory", kind: "Cache", nativeLibraries: ["xxhash"])
-let redisCache = BundledPlugin(name: "Redis", kind: "Cache", nativeLibraries: ["hiredis"])
+let redisCache = BundledPlugin(name: "Redis", kind: "Cache", nativeLibraries: ["hiredis", "xxhash"])
 let cachePlugins = [diskCache, memoryCache, redisCache]
 
 let png = BundledPlugin(

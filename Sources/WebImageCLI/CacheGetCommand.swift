@@ -32,8 +32,13 @@ struct CacheGetCommand: CacheSubcommand {
 
     func run() throws {
         let store = try cache.open()
-        guard let entry = try cacheCall("get", { () throws(CacheError) in try store.entry(forKey: key) }) else {
-            throw CLIError("no entry for key '\(key)' in the \(cache.backend) cache")
+        let entry: DiskCacheEntry
+        switch try cacheCall("get", { () throws(CacheError) in try store.lookup(key) }) {
+        case .found(let found): entry = found
+        case .missing(let reason):
+            // A plain miss says only that; a removed corrupt entry says what was wrong with it.
+            let why = reason == "not in the cache" ? "" : " (\(reason))"
+            throw CLIError("no entry for key '\(key)' in the \(cache.backend) cache\(why)")
         }
         if let output {
             do {

@@ -34,22 +34,14 @@ struct CacheOptions: ParsableArguments {
             configuration["directory"] = cacheDirectory
         }
         if let namespace { configuration["namespace"] = namespace }
-        for option in options {
-            guard let equals = option.firstIndex(of: "="), equals != option.startIndex else {
-                throw CLIError("--option '\(option)' is not key=value")
-            }
-            configuration.entries.append(
-                (key: String(option[..<equals]), value: String(option[option.index(after: equals)...])))
-        }
+        configuration.entries += try CacheBackendArgument.options(options, flag: "--option").entries
         return configuration
     }
 
     /// Opens the cache.
     /// - Throws: ``CLIError`` for a backend that is not a disk cache plugin, an unknown option or a bad value.
     func open() throws -> PluginDiskCache {
-        guard ["disk", "redis"].contains(backend) else {
-            throw CLIError("--backend '\(backend)' is not disk or redis")
-        }
+        try CacheBackendArgument.check(backend, flag: "--backend")
         let host = pluginOptions.makeHost()
         let plugin = try host.adapter(PluginDiskCacheBackend.self, named: backend)
         do {
@@ -57,6 +49,32 @@ struct CacheOptions: ParsableArguments {
         } catch let error as CacheError {
             throw CLIError("\(backend) cache: \(error.message)")
         }
+    }
+}
+
+/// The disk tier's backend named on the command line (`webimage cache --backend`, `webimage get
+/// --cache-backend`) and its options as `key=value` strings.
+enum CacheBackendArgument {
+    /// The bundled disk cache plugins.
+    static let names = ["disk", "redis"]
+
+    /// - Throws: ``CLIError`` when `name` is not one of ``names``.
+    static func check(_ name: String, flag: String) throws(CLIError) {
+        guard names.contains(name) else { throw CLIError("\(flag) '\(name)' is not disk or redis") }
+    }
+
+    /// The `key=value` strings as a configuration, in order.
+    /// - Throws: ``CLIError`` for a string without `=` or with an empty key.
+    static func options(_ pairs: [String], flag: String) throws(CLIError) -> CacheConfiguration {
+        var configuration = CacheConfiguration()
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw CLIError("\(flag) '\(pair)' is not key=value")
+            }
+            configuration.entries.append(
+                (key: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...])))
+        }
+        return configuration
     }
 }
 

@@ -142,6 +142,7 @@ struct GetCommand: PluginHostCommand {
             await imageManager.waitUntilIdle()
             return reports
         }
+        manager.warnAboutCacheFailures(imageManager)
         var failures: [String] = []
         for (index, report) in reports.enumerated() {
             if let error = report.error { failures.append("\(report.url): \(error)") }

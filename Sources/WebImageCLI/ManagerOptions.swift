@@ -4,7 +4,7 @@ import WebImageCLISupport
 import WebImageCore
 
 /// What `webimage get` and `webimage prefetch` share: the plugins, the cache folder, the
-/// thumbnail and the transformers.
+/// thumbnail, the transformers and the disk tier's backend.
 struct ManagerOptions: ParsableArguments {
     @OptionGroup var pluginOptions: PluginOptions
 
@@ -28,11 +28,47 @@ struct ManagerOptions: ParsableArguments {
             valueName: "spec"))
     var transforms: [String] = []
 
-    /// The manager over the plugins of the search path: the memory and disk caches (in
-    /// `--cache-dir`), the coders and the loaders.
-    func makeManager(host: PluginHost) throws -> ImageManager {
+    @Option(
+        name: .customLong("cache-backend"),
+        help: ArgumentHelp("The disk tier's backend plugin: disk or redis.", valueName: "name"))
+    var cacheBackend = "disk"
+
+    @Option(
+        name: .customLong("cache-option"),
+        help: ArgumentHelp(
+            "A backend option as key=value, passed to the plugin (repeatable): url=redis://HOST:PORT, for example.",
+            valueName: "key=value"))
+    var cacheOptions: [String] = []
+
+    /// The image cache's configuration: the disk tier's backend (`--cache-backend`) with its
+    /// options (`--cache-option`), in `--cache-dir` for the disk backend.
+    func cacheConfiguration() throws(CLIError) -> ImageCacheConfiguration {
+        try CacheBackendArgument.check(cacheBackend, flag: "--cache-backend")
+        guard cacheDirectory == nil || cacheBackend == "disk" else {
+            throw CLIError("--cache-dir applies to the disk backend only")
+        }
         var configuration = ImageCacheConfiguration()
         configuration.directory = cacheDirectory
+        configuration.diskPlugin = cacheBackend
+        configuration.extraDiskOptions = try CacheBackendArgument.options(cacheOptions, flag: "--cache-option")
+        return configuration
+    }
+
+    /// One warning when the disk tier failed during the run: the manager read those entries as
+    /// misses (loading from the network) and dropped those stores, so the run itself succeeded.
+    func warnAboutCacheFailures(_ manager: ImageManager) {
+        guard let disk = (manager.cache as? ImageCache)?.disk as? PluginDiskCache, let first = disk.firstFailure
+        else { return }
+        let count = disk.failureCount
+        Diagnostics.writeToStandardError(
+            "warning: the \(cacheBackend) cache failed \(count) \(count == 1 ? "time" : "times") (reads were misses, "
+                + "stores were dropped); first: \(Diagnostics.singleLine(first.message))\n")
+    }
+
+    /// The manager over the plugins of the search path: the memory cache, the disk tier
+    /// (``cacheConfiguration()``), the coders and the loaders.
+    func makeManager(host: PluginHost) throws -> ImageManager {
+        let configuration = try cacheConfiguration()
         do {
             return try ImageManager(host: host, cacheConfiguration: configuration)
         } catch let fault as PluginFault {

@@ -63,6 +63,7 @@ struct PrefetchCommand: PluginHostCommand {
             return progress
         }
         bar?.finish(progress)
+        manager.warnAboutCacheFailures(imageManager)
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         if json {

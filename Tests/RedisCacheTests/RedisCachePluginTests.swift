@@ -39,7 +39,7 @@ import WebImageTestSupport
         #expect(try !cache.contains("missing"))
         #expect(
             try cache.totals()
-                == CacheTotals(count: 2, bytes: UInt64(8 + 9 + 100_000 + 8 + 1), ageLimitSeconds: 604_800))
+                == CacheTotals(count: 2, bytes: UInt64(32 + 9 + 100_000 + 32 + 1), ageLimitSeconds: 604_800))
         #expect(try cache.items().map(\.name).sorted() == ["b", "http://h/a.png"])
         #expect(cache.path(forKey: "b") == nil)
         try cache.remove("b")
@@ -55,7 +55,7 @@ import WebImageTestSupport
         let item = try #require(try cache.items().first)
         #expect(item.name == "k")
         #expect(abs(Int(item.modificationTime) - Int(Date().timeIntervalSince1970)) <= 2)
-        let ttl = try RedisCommand.run(port: server.port, ["TTL", "ns:k"])
+        let ttl = try server.command(["TTL", "ns:k"])
         #expect(ttl == ":100" || ttl == ":99")
     }
 
@@ -66,9 +66,9 @@ import WebImageTestSupport
             try cache.store(Data(count: 1024 * 1024), extendedData: nil, forKey: "big")
         }
         #expect(error.kind == .tooLarge)
-        #expect(error.message == "an entry of 1048584 bytes is larger than max-value-size (1048576 bytes); not stored")
+        #expect(error.message == "an entry of 1048608 bytes is larger than max-value-size (1048576 bytes); not stored")
         #expect(try !cache.contains("big"))
-        try cache.store(Data(count: 1024 * 1024 - 8), extendedData: nil, forKey: "fits")
+        try cache.store(Data(count: 1024 * 1024 - 32), extendedData: nil, forKey: "fits")
         #expect(try cache.contains("fits"))
     }
 
@@ -83,18 +83,34 @@ import WebImageTestSupport
         #expect(try second.entry(forKey: "k0")?.data == Data([2]))
     }
 
-    @Test func aStoppedServerIsAMissWithinTheTimeoutAndTheCacheReconnects() throws {
+    @Test func aStoppedServerFailsEveryCallAsNotAnsweringAndTheCacheReconnects() throws {
         let server = try RedisServer()
         let cache = try open(server)
         try cache.store(Data([7]), extendedData: nil, forKey: "k")
         server.stop()
-        var misses = 0
-        let elapsed = try milliseconds {
-            for _ in 0..<100 where try cache.entry(forKey: "k") == nil { misses += 1 }
+        let first = try #require(throws: CacheError.self) { try cache.entry(forKey: "k") }
+        #expect(first.kind == .ioError)
+        #expect(
+            first.message
+                == "redis cache 127.0.0.1:\(server.port) does not answer: GET failed: Server closed the connection")
+        // No call waits while the server is down: 100 reads end at once (the bound only catches a hang).
+        var failures = 0
+        let elapsed = milliseconds {
+            for _ in 0..<100 {
+                do throws(CacheError) {
+                    _ = try cache.entry(forKey: "k")
+                } catch {
+                    if error.kind == .ioError { failures += 1 }
+                }
+            }
         }
-        #expect(misses == 100)
-        #expect(elapsed < 1000)
-        #expect(throws: CacheError.self) { try cache.store(Data([8]), extendedData: nil, forKey: "k") }
+        #expect(failures == 100)
+        #expect(elapsed < 1000 * HangBound.scale)
+        let store = try #require(throws: CacheError.self) { try cache.store(Data([8]), extendedData: nil, forKey: "k") }
+        #expect(store.kind == .ioError)
+        #expect(store.message.hasPrefix("redis cache 127.0.0.1:\(server.port) does not answer: "))
+        #expect(cache.failureCount == 102)
+        #expect(cache.firstFailure == first)
         try server.start()
         // The backoff after the first failures is at most 5 s; the first read after it reconnects.
         let deadline = Date().addingTimeInterval(10)
@@ -116,7 +132,7 @@ import WebImageTestSupport
         CountingHost.lines.withLock { $0.removeAll() }
         server.stop()
         let deadline = Date().addingTimeInterval(1)
-        while Date() < deadline { _ = try cache.entry(forKey: "k") }
+        while Date() < deadline { _ = try? cache.entry(forKey: "k") }
         #expect(CountingHost.warnings.count == 1)
         #expect(CountingHost.warnings.first?.hasPrefix("redis cache 127.0.0.1:\(server.port): GET failed") == true)
         try server.start()
@@ -126,14 +142,14 @@ import WebImageTestSupport
         }
         let retry = Date().addingTimeInterval(10)
         while infos().isEmpty && Date() < retry {
-            _ = try cache.entry(forKey: "k")
+            _ = try? cache.entry(forKey: "k")
             usleep(20_000)
         }
         #expect(infos() == ["redis cache 127.0.0.1:\(server.port): answering again"])
         #expect(CountingHost.warnings.count == 1)
     }
 
-    @Test func aFrozenServerIsAMissAfterTheCommandTimeout() throws {
+    @Test func aFrozenServerTimesOutAfterTheCommandTimeout() throws {
         let server = try RedisServer()
         // Stored with a 5 s timeout: a slow machine (a ThreadSanitizer build) may take more than
         // 50 ms for a SET while the server still answers.
@@ -141,13 +157,106 @@ import WebImageTestSupport
         let cache = try open(server, ["timeout-ms": "50"])
         server.pause()
         defer { server.resume() }
-        var result: DiskCacheEntry?
-        let first = try milliseconds { result = try cache.entry(forKey: "k") }
-        #expect(result == nil)
-        #expect(first >= 40 && first < 500)
-        let second = try milliseconds { result = try cache.entry(forKey: "k") }
-        #expect(result == nil)
-        #expect(second < 20)
+        let expected = CacheError(
+            .timedOut,
+            "redis cache 127.0.0.1:\(server.port) does not answer: GET got no answer within 50 ms")
+        // The first read waits for the 50 ms timeout, the second fails at once (the bound only catches a hang).
+        let elapsed = milliseconds {
+            for _ in 0..<2 { #expect(throws: expected) { try cache.entry(forKey: "k") } }
+        }
+        #expect(elapsed < 1000 * HangBound.scale)
+        #expect(cache.failureCount == 2)
+    }
+
+    /// A stored entry damaged with raw Redis commands (`KEY` stands for its Redis key), and the
+    /// reason a read gives for it.
+    struct Damage: Sendable, CustomTestStringConvertible {
+        let name: String
+        let commands: [[String]]
+        let reason: String
+        var testDescription: String { name }
+
+        /// XORs the value's byte at `offset` (from 0) with `mask`, through a Lua script.
+        static func flip(_ name: String, offset: Int, mask: Int = 1, reason: String) -> Damage {
+            let script = """
+                local v = redis.call('GET', KEYS[1]); local i = tonumber(ARGV[1]) + 1
+                return redis.call('SET', KEYS[1], v:sub(1, i - 1) .. string.char(bit.bxor(v:byte(i), tonumber(ARGV[2]))) .. v:sub(i + 1))
+                """
+            return Damage(
+                name: name, commands: [["EVAL", script, "1", "KEY", String(offset), String(mask)]], reason: reason)
+        }
+
+        /// Keeps the value's first `length` bytes.
+        static func prefix(_ name: String, length: Int, reason: String) -> Damage {
+            let script = "return redis.call('SET', KEYS[1], string.sub(redis.call('GET', KEYS[1]), 1, \(length)))"
+            return Damage(name: name, commands: [["EVAL", script, "1", "KEY"]], reason: reason)
+        }
+    }
+
+    /// The value stored is a 32-byte header, 9 bytes of extended data, 1,000 bytes.
+    static let damages: [Damage] = [
+        .prefix("a prefix of the value", length: 500, reason: "length does not match the header"),
+        .prefix("a prefix shorter than the header", length: 20, reason: "shorter than its header"),
+        .flip("a bit flipped in the bytes", offset: 600, reason: "checksum mismatch"),
+        .flip("a bit flipped in the extended data", offset: 33, reason: "checksum mismatch"),
+        .flip("a bit flipped in the checksum", offset: 30, reason: "checksum mismatch"),
+        .flip("a flag set in the header", offset: 5, reason: "unknown header version or flags"),
+        Damage(
+            name: "an absurd length in the header",
+            commands: [
+                ["EVAL", "return redis.call('SETRANGE', KEYS[1], 16, string.rep(string.char(255), 8))", "1", "KEY"]
+            ],
+            reason: "length does not match the header"),
+        Damage(
+            name: "garbage", commands: [["SET", "KEY", "garbage, not an entry of the cache"]], reason: "no entry header"
+        ),
+        Damage(
+            name: "a list at the key", commands: [["DEL", "KEY"], ["LPUSH", "KEY", "a", "b"]],
+            reason: "the key holds a Redis list, not a string"),
+        Damage(
+            name: "a hash at the key", commands: [["DEL", "KEY"], ["HSET", "KEY", "field", "value"]],
+            reason: "the key holds a Redis hash, not a string"),
+        Damage(
+            name: "an entry of the unversioned format of earlier releases",
+            commands: [
+                [
+                    "EVAL", "return redis.call('SET', KEYS[1], 'WIR1' .. string.rep(string.char(0), 4) .. 'old')", "1",
+                    "KEY",
+                ]
+            ],
+            reason: "an entry of the unversioned format WIR1, which has no checksum"),
+    ]
+
+    @Test(arguments: damages) func aDamagedEntryIsAMissWithItsReasonAndIsRemoved(_ damage: Damage) throws {
+        let table = RedisCachePlugin.table(host: CountingHost.host)
+        defer { _ = RedisCachePlugin.table(host: HostServices.host) }
+        let server = try RedisServer()
+        let cache = try PluginDiskCacheBackend(table: table, pluginName: "redis")
+            .open(["url": server.url, "timeout-ms": "5000", "namespace": "ns"])
+        let key = "http://h/a.png"
+        let data = Data((0..<1000).map { UInt8($0 % 251) })
+        try cache.store(data, extendedData: Data("etag: \"x\"".utf8), forKey: key)
+        for command in damage.commands { _ = try server.command(command.map { $0 == "KEY" ? "ns:" + key : $0 }) }
+        CountingHost.lines.withLock { $0.removeAll() }
+        #expect(try cache.lookup(key) == .missing(reason: "corrupt entry removed: \(damage.reason)"))
+        #expect(try server.command(["EXISTS", "ns:" + key]) == ":0")
+        #expect(
+            CountingHost.warnings == ["redis cache 127.0.0.1:\(server.port): removed entry ns:\(key): \(damage.reason)"]
+        )
+        #expect(try cache.lookup(key) == .missing(reason: "not in the cache"))
+        #expect(cache.failureCount == 0)
+        try cache.store(data, extendedData: nil, forKey: key)
+        #expect(try cache.entry(forKey: key) == DiskCacheEntry(data: data, extendedData: nil))
+    }
+
+    @Test func anEntryOfANewerFormatIsAMissLeftInPlace() throws {
+        let server = try RedisServer()
+        let cache = try open(server)
+        try cache.store(Data([1, 2, 3]), extendedData: nil, forKey: "k")
+        let damage = Damage.flip("version 2", offset: 4, mask: 3, reason: "")
+        _ = try server.command(damage.commands[0].map { $0 == "KEY" ? "default:k" : $0 })
+        #expect(try cache.lookup("k") == .missing(reason: "an entry of a newer format (version 2); left in place"))
+        #expect(try server.command(["EXISTS", "default:k"]) == ":1")
     }
 
     @Test func badOptionsAreClearErrors() throws {

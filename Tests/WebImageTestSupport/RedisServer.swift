@@ -54,6 +54,20 @@ public final class RedisServer: @unchecked Sendable {
         self.process = nil
     }
 
+    /// Runs one command with `redis-cli` against the server and returns its reply as
+    /// `redis-cli --no-raw` prints it, an integer as `:N` (`:100`, `"text"`, `(nil)`).
+    public func command(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        process.arguments = ["-h", "127.0.0.1", "-p", String(port), "--no-raw"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "(integer) ", with: ":")
+    }
+
     /// Freezes the server (SIGSTOP): connections stay open and commands get no answer.
     public func pause() { if let process { kill(process.processIdentifier, SIGSTOP) } }
 

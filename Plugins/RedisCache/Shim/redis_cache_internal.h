@@ -31,6 +31,9 @@ struct webimage_disk_cache_instance {
     int64_t backoff_ms;
     /** True from a fault until the next successful command, so an outage is logged once. */
     bool faulted;
+    /** While faulted: `IO_ERROR` or `TIMED_OUT`, and what failed, for every call until it answers. */
+    webimage_status fault_status;
+    char fault_reason[256];
 };
 
 typedef struct webimage_disk_cache_instance redis_cache;
@@ -47,7 +50,37 @@ void redis_cache_config_free(redis_cache_config *config);
 redisContext *redis_cache_connection(redis_cache *cache);
 /** Runs a command; NULL (and the connection dropped, the fault logged once) on a connection error or timeout. */
 redisReply *redis_cache_command(redis_cache *cache, int count, const char **arguments, const size_t *lengths);
-/** Records a fault (dropping the connection) and logs it when it starts an outage. */
-void redis_cache_fault(redis_cache *cache, const char *what);
+/**
+ * Records a fault (dropping the connection) and logs it when it starts an outage: `TIMED_OUT`
+ * when `code` (the errno of a call that failed with REDIS_ERR_IO; 0 for other errors) says the
+ * timeout passed, else `IO_ERROR`.
+ */
+void redis_cache_fault(redis_cache *cache, int code, const char *what);
+/** Fails `error` with the fault's status: "redis cache HOST:PORT does not answer: <what failed>". */
+webimage_status redis_cache_unanswered(redis_cache *cache, webimage_error *error);
+
+/* redis_cache_frame.c */
+enum { REDIS_CACHE_FRAME_HEADER_SIZE = 32 };
+
+/** The parts of a sound value, pointing into it. */
+typedef struct redis_cache_frame {
+    const uint8_t *extended;
+    size_t extended_size;
+    const uint8_t *bytes;
+    size_t size;
+} redis_cache_frame;
+
+/** What a read found wrong with a value: nothing (`reason` NULL), or why it is not served. */
+typedef struct redis_cache_frame_check {
+    const char *reason;
+    /** Not 0: the value is of this newer format version, a newer release's entry, left in place. */
+    unsigned newer_version;
+} redis_cache_frame_check;
+
+/** Writes the frame of `bytes` and `extended` into `frame` (REDIS_CACHE_FRAME_HEADER_SIZE + both sizes). */
+void redis_cache_frame_write(char *frame, const uint8_t *bytes, size_t size, const uint8_t *extended,
+                             size_t extended_size);
+/** Checks `value` (header fields, lengths, checksum) and, when sound, points `frame` at its parts. */
+redis_cache_frame_check redis_cache_frame_read(const char *value, size_t length, redis_cache_frame *frame);
 
 #endif

@@ -1,9 +1,12 @@
 /*
  * The webimage_disk_cache table of the bundled `redis` plugin. An entry is one string at
- * `<namespace>:<key>`: "WIR1", the extended data's length (32 bits, little endian), the
- * extended data, then the bytes, so a read is one GET; a write is one `SET key value EX ttl`.
+ * `<namespace>:<key>` holding a checked frame (redis_cache_frame.c: header, extended data,
+ * bytes), so a read is one GET; a write is one `SET key value EX ttl`. A value that fails its
+ * checks, or a key of another Redis type, is removed and read as a miss with the reason.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +17,6 @@
 /* Set by redis_cache_table, which the host may call from several threads (always with the same
    host): an atomic pointer, so those calls and the readers do not race. */
 const webimage_host *_Atomic redis_cache_host;
-
-enum { frame_header_size = 8 };
-static const char frame_magic[4] = {'W', 'I', 'R', '1'};
-
-static webimage_status unreachable(webimage_error *error) {
-    return webimage_fail(error, WEBIMAGE_STATUS_IO_ERROR, "the redis server does not answer");
-}
 
 /** `<namespace>:<key>` in a new buffer. */
 static char *full_key(redis_cache *cache, const char *key, size_t key_length, size_t *length) {
@@ -60,18 +56,31 @@ static webimage_status open_cache(const webimage_config *config, redis_cache **o
     return WEBIMAGE_STATUS_OK;
 }
 
-/** Runs one command on `key` (`<namespace>:<key>` as its second argument) with up to two more arguments. */
+/**
+ * Runs a command with the mutex held; NULL with `*status` and `error` set (the fault's) when
+ * the server does not answer.
+ */
+static redisReply *locked_command(redis_cache *cache, int count, const char **arguments, const size_t *lengths,
+                                  webimage_status *status, webimage_error *error) {
+    pthread_mutex_lock(&cache->mutex);
+    redisReply *reply = redis_cache_command(cache, count, arguments, lengths);
+    *status = reply ? WEBIMAGE_STATUS_OK : redis_cache_unanswered(cache, error);
+    pthread_mutex_unlock(&cache->mutex);
+    return reply;
+}
+
+/** Runs `command` on `<namespace>:<key>`; NULL with `*status` and `error` set when it could not run. */
 static redisReply *key_command(redis_cache *cache, const char *command, const char *key, size_t key_length,
-                               const char *extra, size_t extra_length, bool *out_of_memory) {
+                               webimage_status *status, webimage_error *error) {
     size_t length = 0;
     char *name = full_key(cache, key, key_length, &length);
-    *out_of_memory = name == NULL;
-    if (!name) return NULL;
-    const char *arguments[3] = {command, name, extra};
-    size_t lengths[3] = {strlen(command), length, extra_length};
-    pthread_mutex_lock(&cache->mutex);
-    redisReply *reply = redis_cache_command(cache, extra ? 3 : 2, arguments, lengths);
-    pthread_mutex_unlock(&cache->mutex);
+    if (!name) {
+        *status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    const char *arguments[2] = {command, name};
+    size_t lengths[2] = {strlen(command), length};
+    redisReply *reply = locked_command(cache, 2, arguments, lengths, status, error);
     free(name);
     return reply;
 }
@@ -80,42 +89,101 @@ static void *host_allocate(size_t size) {
     return redis_cache_host->allocate(redis_cache_host->context, size ? size : 1, 16);
 }
 
+/*
+ * Removes a corrupt entry only while it is still the value that was read (`value`), or, for a
+ * key of another type (`value` NULL), while it is still not a string: a good entry another
+ * client wrote since the read is never removed. Returns the key's type when it was removed.
+ */
+static const char remove_corrupt_script[] =
+    "local kind = redis.call('TYPE', KEYS[1]).ok\n"
+    "local same = (#ARGV == 0 and kind ~= 'none' and kind ~= 'string')\n"
+    "    or (#ARGV == 1 and kind == 'string' and redis.call('GET', KEYS[1]) == ARGV[1])\n"
+    "if not same then return false end\n"
+    "redis.call('UNLINK', KEYS[1])\n"
+    "return kind\n";
+
+/** Runs the removal script on `name`; true when it removed the key, with its type in `kind`. */
+static bool remove_corrupt(redis_cache *cache, const char *name, size_t name_length, const char *value,
+                           size_t value_length, char *kind, size_t kind_capacity) {
+    const char *arguments[5] = {"EVAL", remove_corrupt_script, "1", name, value};
+    size_t lengths[5] = {4, sizeof(remove_corrupt_script) - 1, 1, name_length, value_length};
+    char message[256];
+    webimage_error ignored = {message, sizeof(message)};
+    webimage_status status = WEBIMAGE_STATUS_OK;
+    redisReply *reply = locked_command(cache, value ? 5 : 4, arguments, lengths, &status, &ignored);
+    bool removed = reply && reply->type == REDIS_REPLY_STRING;
+    if (removed) snprintf(kind, kind_capacity, "%s", reply->str);
+    if (reply) freeReplyObject(reply);
+    return removed;
+}
+
+/**
+ * A read that found no sound entry: removes a corrupt one (not one of a newer format) and
+ * logs it; NOT_FOUND with "corrupt entry removed: <reason>" (or why it stays).
+ */
+static webimage_status corrupt_entry(redis_cache *cache, const char *name, size_t name_length, const redisReply *reply,
+                                     redis_cache_frame_check check, webimage_error *error) {
+    if (check.newer_version)
+        return webimage_failf(error, WEBIMAGE_STATUS_NOT_FOUND, "%s (version %u); left in place", check.reason,
+                              check.newer_version);
+    bool wrong_type = reply->type != REDIS_REPLY_STRING;
+    char kind[32] = "";
+    bool removed = remove_corrupt(cache, name, name_length, wrong_type ? NULL : reply->str, wrong_type ? 0 : reply->len,
+                                  kind, sizeof(kind));
+    char reason[96];
+    if (wrong_type)
+        snprintf(reason, sizeof(reason), "the key holds a Redis %s, not a string", removed ? kind : "value");
+    else snprintf(reason, sizeof(reason), "%s", check.reason);
+    if (!removed)
+        return webimage_failf(error, WEBIMAGE_STATUS_NOT_FOUND, "corrupt entry: %s; it changed since, left in place",
+                              reason);
+    char message[512];
+    snprintf(message, sizeof(message), "redis cache %s:%d: removed entry %s: %s", cache->config.host,
+             cache->config.port, name, reason);
+    redis_cache_host->log(redis_cache_host->context, WEBIMAGE_LOG_WARNING, message);
+    return webimage_failf(error, WEBIMAGE_STATUS_NOT_FOUND, "corrupt entry removed: %s", reason);
+}
+
 static webimage_status read_entry(redis_cache *cache, const char *key, size_t key_length, webimage_buffer *data,
                                   webimage_buffer *extended, webimage_error *error) {
     *data = (webimage_buffer){NULL, 0};
     *extended = (webimage_buffer){NULL, 0};
-    bool out_of_memory = false;
-    redisReply *reply = key_command(cache, "GET", key, key_length, NULL, 0, &out_of_memory);
-    if (out_of_memory) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
-    if (!reply) return webimage_fail(error, WEBIMAGE_STATUS_NOT_FOUND, "the redis server does not answer");
+    size_t name_length = 0;
+    char *name = full_key(cache, key, key_length, &name_length);
+    if (!name) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
+    const char *arguments[2] = {"GET", name};
+    size_t lengths[2] = {3, name_length};
     webimage_status status = WEBIMAGE_STATUS_OK;
-    if (reply->type != REDIS_REPLY_STRING) {
+    redisReply *reply = locked_command(cache, 2, arguments, lengths, &status, error);
+    if (!reply) {
+        free(name);
+        return status;
+    }
+    redis_cache_frame frame;
+    redis_cache_frame_check check = {NULL, 0};
+    if (reply->type == REDIS_REPLY_NIL) {
         status = webimage_fail(error, WEBIMAGE_STATUS_NOT_FOUND, "not in the cache");
+    } else if (reply->type == REDIS_REPLY_ERROR && strncmp(reply->str, "WRONGTYPE", 9) == 0) {
+        status = corrupt_entry(cache, name, name_length, reply, check, error);
+    } else if (reply->type != REDIS_REPLY_STRING) {
+        status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "GET failed: %s",
+                                reply->type == REDIS_REPLY_ERROR ? reply->str : "an unexpected reply");
+    } else if ((check = redis_cache_frame_read(reply->str, reply->len, &frame)).reason) {
+        status = corrupt_entry(cache, name, name_length, reply, check, error);
     } else {
-        uint32_t extended_length = 0;
-        if (reply->len >= frame_header_size && memcmp(reply->str, frame_magic, 4) == 0) {
-            const unsigned char *header = (const unsigned char *)reply->str + 4;
-            extended_length = header[0] | header[1] << 8 | header[2] << 16 | (uint32_t)header[3] << 24;
-        }
-        if (reply->len < frame_header_size || memcmp(reply->str, frame_magic, 4) != 0 ||
-            extended_length > reply->len - frame_header_size) {
-            status = webimage_fail(error, WEBIMAGE_STATUS_NOT_FOUND, "an entry without the cache's framing");
+        data->bytes = host_allocate(frame.size);
+        extended->bytes = frame.extended_size ? host_allocate(frame.extended_size) : NULL;
+        if (!data->bytes || (frame.extended_size && !extended->bytes)) {
+            status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
         } else {
-            size_t size = reply->len - frame_header_size - extended_length;
-            data->bytes = host_allocate(size);
-            extended->bytes = extended_length ? host_allocate(extended_length) : NULL;
-            if (!data->bytes || (extended_length && !extended->bytes)) {
-                status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
-            } else {
-                memcpy(extended->bytes ? extended->bytes : data->bytes, reply->str + frame_header_size,
-                       extended_length);
-                extended->size = extended_length;
-                memcpy(data->bytes, reply->str + frame_header_size + extended_length, size);
-                data->size = size;
-            }
+            if (frame.extended_size) memcpy(extended->bytes, frame.extended, frame.extended_size);
+            extended->size = frame.extended_size;
+            if (frame.size) memcpy(data->bytes, frame.bytes, frame.size);
+            data->size = frame.size;
         }
     }
     freeReplyObject(reply);
+    free(name);
     if (status != WEBIMAGE_STATUS_OK) {
         if (data->bytes) redis_cache_host->deallocate(redis_cache_host->context, data->bytes);
         if (extended->bytes) redis_cache_host->deallocate(redis_cache_host->context, extended->bytes);
@@ -129,59 +197,52 @@ static webimage_status write_entry(redis_cache *cache, const char *key, size_t k
                                    size_t size, const uint8_t *extended, size_t extended_size, webimage_error *error) {
     if ((size > 0 && !bytes) || (extended_size > 0 && !extended))
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "NULL bytes with a non-zero size");
-    size_t total = frame_header_size + extended_size + size;
-    if (extended_size > UINT32_MAX || (cache->config.max_value_size && total > cache->config.max_value_size))
+    if (size > SIZE_MAX - REDIS_CACHE_FRAME_HEADER_SIZE - extended_size)
+        return webimage_fail(error, WEBIMAGE_STATUS_TOO_LARGE, "an entry larger than memory; not stored");
+    size_t total = REDIS_CACHE_FRAME_HEADER_SIZE + extended_size + size;
+    if (cache->config.max_value_size && total > cache->config.max_value_size)
         return webimage_failf(error, WEBIMAGE_STATUS_TOO_LARGE,
                               "an entry of %zu bytes is larger than max-value-size (%llu bytes); not stored", total,
                               (unsigned long long)cache->config.max_value_size);
     size_t name_length = 0;
     char *name = full_key(cache, key, key_length, &name_length);
-    char *frame = malloc(total ? total : 1);
+    char *frame = malloc(total);
     if (!name || !frame) {
         free(name);
         free(frame);
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     }
-    memcpy(frame, frame_magic, 4);
-    uint32_t length = (uint32_t)extended_size;
-    unsigned char little_endian[4] = {length & 255, length >> 8 & 255, length >> 16 & 255, length >> 24};
-    memcpy(frame + 4, little_endian, 4);
-    if (extended_size) memcpy(frame + frame_header_size, extended, extended_size);
-    if (size) memcpy(frame + frame_header_size + extended_size, bytes, size);
+    redis_cache_frame_write(frame, bytes, size, extended, extended_size);
     char ttl[32];
     snprintf(ttl, sizeof(ttl), "%llu", (unsigned long long)cache->config.max_age);
     const char *arguments[5] = {"SET", name, frame, "EX", ttl};
     size_t lengths[5] = {3, name_length, total, 2, strlen(ttl)};
-    pthread_mutex_lock(&cache->mutex);
-    redisReply *reply = redis_cache_command(cache, cache->config.max_age ? 5 : 3, arguments, lengths);
-    pthread_mutex_unlock(&cache->mutex);
+    webimage_status status = WEBIMAGE_STATUS_OK;
+    redisReply *reply = locked_command(cache, cache->config.max_age ? 5 : 3, arguments, lengths, &status, error);
     free(name);
     free(frame);
-    if (!reply) return unreachable(error);
-    webimage_status status = reply->type == REDIS_REPLY_ERROR
-                                 ? webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "SET failed: %s", reply->str)
-                                 : WEBIMAGE_STATUS_OK;
+    if (!reply) return status;
+    if (reply->type == REDIS_REPLY_ERROR)
+        status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "SET failed: %s", reply->str);
     freeReplyObject(reply);
     return status;
 }
 
 static webimage_status contains_entry(redis_cache *cache, const char *key, size_t key_length, bool *contains,
                                       webimage_error *error) {
-    bool out_of_memory = false;
     *contains = false;
-    redisReply *reply = key_command(cache, "EXISTS", key, key_length, NULL, 0, &out_of_memory);
-    if (out_of_memory) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
-    if (!reply) return WEBIMAGE_STATUS_OK;
+    webimage_status status = WEBIMAGE_STATUS_OK;
+    redisReply *reply = key_command(cache, "EXISTS", key, key_length, &status, error);
+    if (!reply) return status;
     *contains = reply->type == REDIS_REPLY_INTEGER && reply->integer > 0;
     freeReplyObject(reply);
     return WEBIMAGE_STATUS_OK;
 }
 
 static webimage_status remove_entry(redis_cache *cache, const char *key, size_t key_length, webimage_error *error) {
-    bool out_of_memory = false;
-    redisReply *reply = key_command(cache, "UNLINK", key, key_length, NULL, 0, &out_of_memory);
-    if (out_of_memory) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
-    if (!reply) return unreachable(error);
+    webimage_status status = WEBIMAGE_STATUS_OK;
+    redisReply *reply = key_command(cache, "UNLINK", key, key_length, &status, error);
+    if (!reply) return status;
     freeReplyObject(reply);
     return WEBIMAGE_STATUS_OK;
 }
@@ -209,7 +270,7 @@ static webimage_status scan_namespace(redis_cache *cache, batch_fn visit, void *
         size_t lengths[6] = {4, strlen(cursor), 5, strlen(pattern), 5, 3};
         redisReply *reply = redis_cache_command(cache, 6, arguments, lengths);
         if (!reply) {
-            status = unreachable(error);
+            status = redis_cache_unanswered(cache, error);
             break;
         }
         bool valid = reply->type == REDIS_REPLY_ARRAY && reply->elements == 2 &&
@@ -223,7 +284,11 @@ static webimage_status scan_namespace(redis_cache *cache, batch_fn visit, void *
         memcpy(cursor, reply->element[0]->str, reply->element[0]->len + 1);
         bool go_on = reply->element[1]->elements == 0 || visit(cache, reply->element[1], context);
         freeReplyObject(reply);
-        if (!go_on) break;
+        if (!go_on) {
+            /* A visit stops for its caller, or because the server stopped answering (the connection dropped). */
+            if (!cache->context) status = redis_cache_unanswered(cache, error);
+            break;
+        }
     } while (strcmp(cursor, "0") != 0);
     pthread_mutex_unlock(&cache->mutex);
     free(pattern);
@@ -285,7 +350,7 @@ static bool visit_batch(redis_cache *cache, redisReply *keys, void *context) {
         if (redisGetReply(connection, (void **)&length) != REDIS_OK ||
             redisGetReply(connection, (void **)&ttl) != REDIS_OK) {
             if (length) freeReplyObject(length);
-            redis_cache_fault(cache, "STRLEN/TTL failed");
+            redis_cache_fault(cache, connection->err == REDIS_ERR_IO ? errno : 0, "STRLEN/TTL failed");
             return false;
         }
         uint64_t size = length->type == REDIS_REPLY_INTEGER ? (uint64_t)length->integer : 0;

@@ -3,6 +3,11 @@ import Foundation
 
 /// One open cache of a disk cache plugin, as a ``DiskCache``. Closed when released. Calls
 /// are serialised unless the plugin declares `WEBIMAGE_CACHE_THREAD_SAFE`.
+///
+/// It counts the calls that failed (``failureCount``, ``firstFailure``): callers such as the
+/// image manager treat a failed read as a miss and drop a failed store, so these are how a
+/// host sees a backend that stopped answering (a Redis server that is down fails every call
+/// with `ioError`, or `timedOut` when it hangs).
 public final class PluginDiskCache: DiskCache, @unchecked Sendable {
     // @unchecked: the plugin instance is used only through its table, which is thread-safe
     // or serialised by `serial`.
@@ -11,6 +16,8 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
     /// Held around every call when the plugin is not thread-safe.
     private let serial = TrackedMutex(())
     private let threadSafe: Bool
+    /// The failed calls so far and the first of them.
+    private let failures = TrackedMutex<(count: Int, first: CacheError?)>((0, nil))
 
     /// Bytes of the buffer a path is written into.
     static let pathCapacity = 4096
@@ -30,18 +37,42 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
         return serial.withLock { _ in body() }
     }
 
-    /// Runs one table function with an error buffer; throws for any status but OK.
+    /// Calls that failed since the cache was opened (every error but a miss; a path not given is not counted).
+    public var failureCount: Int { failures.withLock { $0.count } }
+
+    /// The first call that failed since the cache was opened; nil while none did.
+    public var firstFailure: CacheError? { failures.withLock { $0.first } }
+
+    /// Counts `error` and returns it, to be thrown.
+    private func counted(_ error: CacheError) -> CacheError {
+        failures.withLock { failures in
+            failures.count += 1
+            if failures.first == nil { failures.first = error }
+        }
+        return error
+    }
+
+    /// Runs one table function with an error buffer; throws (and counts) for any status but OK.
     private func call(_ operation: String, _ body: (UnsafeMutablePointer<webimage_error>) -> webimage_status)
         throws(CacheError)
     {
         let messages = ErrorMessageBuffer()
         let status = serialised { messages.withError(body) }
         guard status == WEBIMAGE_STATUS_OK else {
-            throw PluginStatus(status).cacheError(messages.message(or: "\(backend.pluginName): \(operation) failed"))
+            throw counted(
+                PluginStatus(status).cacheError(messages.message(or: "\(backend.pluginName): \(operation) failed")))
         }
     }
 
     public func entry(forKey key: String) throws(CacheError) -> DiskCacheEntry? {
+        guard case .found(let entry) = try lookup(key) else { return nil }
+        return entry
+    }
+
+    /// The entry of `key`, or the backend's reason for a miss: `not in the cache`, or what was
+    /// wrong with an entry it removed (`corrupt entry removed: checksum mismatch`).
+    /// - Throws: ``CacheError`` when the read fails (a server that does not answer: `ioError`, `timedOut`).
+    public func lookup(_ key: String) throws(CacheError) -> DiskCacheLookup {
         var data = webimage_buffer(bytes: nil, size: 0)
         var extended = webimage_buffer(bytes: nil, size: 0)
         let messages = ErrorMessageBuffer()
@@ -50,11 +81,12 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
                 messages.withError { table.read(instance, characters, count, &data, &extended, $0) }
             }
         }
-        if status == WEBIMAGE_STATUS_NOT_FOUND { return nil }
+        if status == WEBIMAGE_STATUS_NOT_FOUND { return .missing(reason: messages.message(or: "not in the cache")) }
         guard status == WEBIMAGE_STATUS_OK else {
-            throw PluginStatus(status).cacheError(messages.message(or: "\(backend.pluginName): read failed"))
+            throw counted(PluginStatus(status).cacheError(messages.message(or: "\(backend.pluginName): read failed")))
         }
-        return DiskCacheEntry(data: Self.adopt(data), extendedData: extended.bytes == nil ? nil : Self.adopt(extended))
+        return .found(
+            DiskCacheEntry(data: Self.adopt(data), extendedData: extended.bytes == nil ? nil : Self.adopt(extended)))
     }
 
     /// Host-allocated bytes as `Data` without a copy; freed with the host allocator.
