@@ -4,7 +4,7 @@ import WebImageCLISupport
 import WebImageCore
 
 /// What `webimage get` and `webimage prefetch` share: the plugins, the cache folder, the
-/// thumbnail and the transformers.
+/// thumbnail, the transformers and the transfer deadline.
 struct ManagerOptions: ParsableArguments {
     @OptionGroup var pluginOptions: PluginOptions
 
@@ -28,13 +28,18 @@ struct ManagerOptions: ParsableArguments {
             valueName: "spec"))
     var transforms: [String] = []
 
+    @OptionGroup var transferTime: TransferTimeOptions
+
     /// The manager over the plugins of the search path: the memory and disk caches (in
     /// `--cache-dir`), the coders and the loaders.
     func makeManager(host: PluginHost) throws -> ImageManager {
         var configuration = ImageCacheConfiguration()
         configuration.directory = cacheDirectory
         do {
-            return try ImageManager(host: host, cacheConfiguration: configuration)
+            var downloaderConfiguration = ImageDownloaderConfiguration()
+            transferTime.apply(to: &downloaderConfiguration)
+            return try ImageManager(
+                host: host, cacheConfiguration: configuration, downloaderConfiguration: downloaderConfiguration)
         } catch let fault as PluginFault {
             throw CLIError("cannot set up the image manager: \(fault)")
         } catch let error as CacheError {
