@@ -26,15 +26,15 @@ struct HostShareQueue<Element> {
     /// The host a URL's job counts against: its scheme, host and port, lowercased
     /// (`http://a.example:8080`, user information dropped); the scheme alone for URLs without
     /// an authority (`data:`).
+    /// Only the scheme and the authority are read, so a long `data:` URL costs no copy.
     static func host(of url: String) -> String {
-        let lowered = url.lowercased()
-        guard let colon = lowered.firstIndex(of: ":") else { return lowered }
-        let scheme = lowered[..<colon]
-        let rest = lowered[lowered.index(after: colon)...]
+        guard let colon = url.firstIndex(of: ":") else { return "" }
+        let scheme = url[..<colon].lowercased()
+        let rest = url[url.index(after: colon)...]
         guard rest.hasPrefix("//") else { return scheme + ":" }
         let authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hostAndPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-        return scheme + "://" + hostAndPort
+        return scheme + "://" + hostAndPort.lowercased()
     }
 
     /// Jobs waiting.
