@@ -191,8 +191,10 @@ import WebImageTestSupport
         let started = ContinuousClock.now
         let result = try await get([url, "--cache-dir", cache.path, "--max-time", "1"], plugins: plugins)
         #expect(result.status == 1)
-        #expect(result.errorLines.count == 1)
-        #expect(result.errorLines.first?.hasSuffix("transfer took longer than 1 s (--max-time)") == true)
+        #expect(
+            result.errorLines == [
+                "error: 1 of 1 URLs failed; first: \(url): load failed: \(url): timed out: transfer took longer than 1 s (--max-time)"
+            ])
         let prefetch = try await WebImageProcess.run(
             ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--json", "--max-time", "1", url])
         #expect(prefetch.status == 1)
