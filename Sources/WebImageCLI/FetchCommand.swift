@@ -50,8 +50,13 @@ struct FetchCommand: PluginHostCommand {
     @Flag(help: "Accept TLS certificates that do not verify.")
     var insecure = false
 
-    @Option(help: ArgumentHelp("Seconds without a byte before a transfer fails (default 15).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds over which a transfer must average 1024 bytes a second, so also the most without a byte (default 15).",
+            valueName: "seconds"))
     var timeout: Double = 15
+
+    @OptionGroup var transferTime: TransferTimeOptions
 
     @Option(help: "Retries of transient failures (default 0).")
     var retries = 0
@@ -110,6 +115,7 @@ struct FetchCommand: PluginHostCommand {
         configuration.maxConnectionsPerHost = UInt32(maxHostConnections)
         configuration.idleTimeout = .milliseconds(Int64(timeout * 1000))
         configuration.retry = RetryPolicy(maxRetries: retries)
+        transferTime.apply(to: &configuration)
         configuration.acceptableStatusCodes = Set(200..<300)
         return configuration
     }

@@ -4,7 +4,7 @@ import WebImageCLISupport
 import WebImageCore
 
 /// What `webimage get` and `webimage prefetch` share: the plugins, the cache folder, the
-/// thumbnail, the transformers and the disk tier's backend.
+/// thumbnail, the transformers, the disk tier's backend and the transfer deadline.
 struct ManagerOptions: ParsableArguments {
     @OptionGroup var pluginOptions: PluginOptions
 
@@ -27,6 +27,8 @@ struct ManagerOptions: ParsableArguments {
                 + TransformArgument.builtInNames.joined(separator: ", ") + ", or a plugin's NAME[:k=v,...].",
             valueName: "spec"))
     var transforms: [String] = []
+
+    @OptionGroup var transferTime: TransferTimeOptions
 
     @Option(
         name: .customLong("cache-backend"),
@@ -70,7 +72,10 @@ struct ManagerOptions: ParsableArguments {
     func makeManager(host: PluginHost) throws -> ImageManager {
         let configuration = try cacheConfiguration()
         do {
-            return try ImageManager(host: host, cacheConfiguration: configuration)
+            var downloaderConfiguration = ImageDownloaderConfiguration()
+            transferTime.apply(to: &downloaderConfiguration)
+            return try ImageManager(
+                host: host, cacheConfiguration: configuration, downloaderConfiguration: downloaderConfiguration)
         } catch let fault as PluginFault {
             throw CLIError("cannot set up the image manager: \(fault)")
         } catch let error as CacheError {

@@ -139,8 +139,8 @@ import WebImageTestSupport
     }
 
     /// Four 40 KB files from nginx's /slow/ (20 KB at once, then 20 KB/s), all started at
-    /// once: the transfers overlap for about a second, so each has its own connection unless
-    /// limited.
+    /// once (6 downloads at once, of which one host runs 4): the transfers overlap for about a
+    /// second, so each has its own connection unless limited.
     @Test(arguments: [1, 2, 4]) func connectionsPerHostAreLimited(limit: Int) async throws {
         let names = ["c1.bin", "c2.bin", "c3.bin", "c4.bin"]
         let server = try NginxServer(
@@ -148,7 +148,7 @@ import WebImageTestSupport
         let output = try TemporaryDirectory()
         let result = try await fetch(
             names.map { server.http + "/slow/" + $0 } + [
-                "-o", output.path, "--parallel", "4", "--http1", "--max-host-connections", String(limit),
+                "-o", output.path, "--parallel", "6", "--http1", "--max-host-connections", String(limit),
             ])
         #expect(result.status == 0)
         #expect(server.connections(servingRequestsTo: "/slow/", requests: 4).count == limit)
@@ -170,6 +170,25 @@ import WebImageTestSupport
         #expect(server.requests(matching: "/static/small.bin", atLeast: 1).count == 1)
         let direct = try await fetch([url, "-o", output.path, "--json"])
         #expect(direct.status == 1)
+    }
+
+    @Test("--max-time ends a 2-bytes-a-second drip with one error line and no file")
+    func maxTimeEndsADrip() async throws {
+        let server = try NginxServer()
+        let output = try TemporaryDirectory()
+        let url = server.http + "/slow/slow.bin?rate=2"
+        let started = ContinuousClock.now
+        let result = try await fetch([url, "-o", output.path, "--max-time", "1"])
+        #expect(ContinuousClock.now - started < HangBound.scaled(.seconds(20)))
+        #expect(result.status == 1)
+        #expect(
+            result.errorLines == [
+                "error: 1 of 1 URLs failed; first: \(url): timed out: transfer took longer than 1 s (--max-time)"
+            ])
+        #expect(!FileManager.default.fileExists(atPath: output.file("slow.bin")))
+        let negative = try await fetch([url, "--max-time=-1"])
+        #expect(negative.status == 64)
+        #expect(negative.errorLines.first == "Error: --max-time must be from 0 to 86400 seconds")
     }
 
     @Test func badArgumentsAreOneErrorLine() async throws {

@@ -182,6 +182,27 @@ import WebImageTestSupport
         #expect(bad.status == 1 && bad.standardError.contains("unknown option 'sometimes'"))
     }
 
+    @Test("--max-time ends a drip in get and prefetch: one error line each")
+    func maxTimeEndsADrip() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let url = server.http + "/slow/slow.bin?rate=2"
+        let started = ContinuousClock.now
+        let result = try await get([url, "--cache-dir", cache.path, "--max-time", "1"], plugins: plugins)
+        #expect(result.status == 1)
+        #expect(
+            result.errorLines == [
+                "error: 1 of 1 URLs failed; first: \(url): load failed: \(url): timed out: transfer took longer than 1 s (--max-time)"
+            ])
+        let prefetch = try await WebImageProcess.run(
+            ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--json", "--max-time", "1", url])
+        #expect(prefetch.status == 1)
+        #expect(try prefetch.json()["failed"] as? Int == 1)
+        #expect(prefetch.errorLines == ["error: 1 failed and 0 skipped of 1 URLs"])
+        #expect(ContinuousClock.now - started < HangBound.scaled(.seconds(30)))
+    }
+
     @Test("cache types: store in memory only leaves the disk empty; query none downloads again")
     func cacheTypes() async throws {
         let server = try Self.server()

@@ -9,8 +9,10 @@ import WebImageTestSupport
 /// A small HTTP server on 127.0.0.1 that breaks the protocol on purpose, one behaviour per
 /// path: `/drop` (chunked body cut off mid-chunk), `/lie` (Content-Length larger than the
 /// body, then close), `/stall` (headers, then nothing until the server stops), `/malformed`
-/// (a status line that is not HTTP), `/bomb` (a gzip body that inflates to 50 MB). Every
-/// connection is served on its own thread; ``stop()`` closes them all.
+/// (a status line that is not HTTP), `/bomb` (a gzip body that inflates to 50 MB), `/drip...`
+/// (any path starting so: a 1,000-byte body at 2 bytes a second, one byte every 500 ms, never
+/// idle; ``dripRequests`` counts them). Every connection is served on its own thread;
+/// ``stop()`` closes them all.
 final class MisbehavingServer: Sendable {
     let port: Int
     private let listener: Int32
@@ -20,6 +22,12 @@ final class MisbehavingServer: Sendable {
     private let bomb: [UInt8]
 
     static let bombInflatedSize = 50_000_000
+    /// The Content-Length of a `/drip` body.
+    static let dripLength = 1000
+
+    private let drips = TrackedMutex(0)
+    /// Requests for `/drip...` paths received so far.
+    var dripRequests: Int { drips.withLock { $0 } }
 
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -80,6 +88,7 @@ final class MisbehavingServer: Sendable {
 
     private func serve(_ client: Int32) {
         guard let path = readRequestPath(client) else { return }
+        if path.hasPrefix("/drip") { return drip(client) }
         switch path {
         case "/drop":
             send(client, "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -104,6 +113,17 @@ final class MisbehavingServer: Sendable {
         }
     }
 
+    /// A 2-bytes-a-second body (one byte every 500 ms) until it is complete, the client
+    /// leaves or the server stops.
+    private func drip(_ client: Int32) {
+        drips.withLock { $0 += 1 }
+        send(client, "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(Self.dripLength)\r\n\r\n")
+        for _ in 0..<Self.dripLength {
+            guard !stopped.withLock({ $0 }), send(client, [UInt8(ascii: "d")]) else { return }
+            usleep(500_000)
+        }
+    }
+
     /// Reads up to the end of the request head (at most 16 KB) and returns its path.
     private func readRequestPath(_ client: Int32) -> String? {
         var head: [UInt8] = []
@@ -122,15 +142,18 @@ final class MisbehavingServer: Sendable {
         send(client, Array(text.utf8))
     }
 
-    private func send(_ client: Int32, _ bytes: [UInt8]) {
+    /// Sends all of `bytes`; false when the connection failed first.
+    @discardableResult
+    private func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes {
                 Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
-            if written <= 0 { return }
+            if written <= 0 { return false }
             offset += written
         }
+        return true
     }
 
     private static func gzipOfZeros(count: Int) throws -> [UInt8] {

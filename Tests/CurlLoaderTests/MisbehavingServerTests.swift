@@ -1,5 +1,6 @@
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 extension CurlLoaderTests {
     @Suite("Curl loader against a misbehaving server")
@@ -11,14 +12,16 @@ extension CurlLoaderTests {
             server = try MisbehavingServer()
         }
 
-        /// Loads `path` and checks it failed within `limit`.
+        /// Loads `path` and checks it failed within `limit` (cancelled when it has not).
         func failure(_ path: String, configure: (inout LoadRequest) -> Void = { _ in }, within limit: Duration)
             async -> (LoadResult, Duration)
         {
             var request = LoadRequest(url: server.base + path)
             configure(&request)
             let started = ContinuousClock.now
-            let result = await LoadResult.collect(loader, request)
+            let result = await HangBound.cancelling(after: limit) { [loader, request] in
+                await LoadResult.collect(loader, request)
+            }
             let elapsed = ContinuousClock.now - started
             #expect(elapsed < limit)
             return (result, elapsed)
@@ -45,6 +48,37 @@ extension CurlLoaderTests {
             #expect(result.error?.nativeCode == 28)  // CURLE_OPERATION_TIMEDOUT
             #expect(elapsed >= .seconds(1))
             server.stop()
+        }
+
+        /// 2 bytes a second never trips the idle timeout (1 byte a second over 30 s here): the
+        /// total deadline ends it.
+        @Test func dripIsEndedByTheTotalDeadline() async {
+            let (result, _) = await failure(
+                "/drip",
+                configure: {
+                    $0.idleTimeout = .seconds(30)
+                    $0.maxTransferTime = .seconds(2)
+                }, within: .seconds(10))
+            #expect(result.error?.kind == .timedOut)
+            #expect(result.error?.message == "transfer took longer than 2 s (--max-time)")
+            #expect(result.error?.nativeCode == 28)  // CURLE_OPERATION_TIMEDOUT
+            #expect(result.response?.statusCode == 200)
+            #expect((1..<MisbehavingServer.dripLength).contains(result.body.count))
+            #expect(result.body.allSatisfy { $0 == UInt8(ascii: "d") })
+        }
+
+        @Test func dripIsEndedByTheLowSpeedLimit() async {
+            let (result, _) = await failure(
+                "/drip",
+                configure: {
+                    $0.idleTimeout = .seconds(2)
+                    $0.minimumBytesPerSecond = 1024
+                }, within: .seconds(10))
+            #expect(result.error?.kind == .timedOut)
+            #expect(result.error?.message == "slower than 1024 B/s for 2 s")
+            #expect(result.error?.nativeCode == 28)  // CURLE_OPERATION_TIMEDOUT
+            #expect(result.response?.statusCode == 200)
+            #expect((1..<MisbehavingServer.dripLength).contains(result.body.count))
         }
 
         @Test func malformedResponseIsANetworkError() async {

@@ -11,10 +11,14 @@ struct DownloadAdmissionTests {
         private let names = TrackedMutex<[String]>([])
         var all: [String] { names.withLock { $0 } }
 
-        func admit(_ name: String, _ admission: DownloadAdmission, priority: DownloadRequest.Priority = .normal)
-            -> DownloadLease
-        {
-            admission.admit(priority: priority) { _ in self.names.withLock { $0.append(name) } }
+        /// A lease for `name`'s download from `host` (default: a host of its own, `http://name`).
+        func admit(
+            _ name: String, _ admission: DownloadAdmission, priority: DownloadRequest.Priority = .normal,
+            host: String? = nil
+        ) -> DownloadLease {
+            admission.admit(priority: priority, url: "http://\(host ?? name)/\(name).png") { _ in
+                self.names.withLock { $0.append(name) }
+            }
         }
 
         /// Leases for `a`, `b` and `c`, asked in that order.
@@ -100,9 +104,9 @@ struct DownloadAdmissionTests {
         let depth = Atomic<Int>(0)
         let deepest = Atomic<Int>(0)
         let started = Atomic<Int>(0)
-        let first = admission.admit(priority: .normal) { _ in }
-        let failing = (0..<1_000).map { _ in
-            admission.admit(priority: .normal) { lease in
+        let first = admission.admit(priority: .normal, url: "http://a/first.png") { _ in }
+        let failing = (0..<1_000).map {
+            admission.admit(priority: .normal, url: "http://b/\($0).png") { lease in
                 let now = depth.add(1, ordering: .relaxed).newValue
                 deepest.max(now, ordering: .relaxed)
                 started.add(1, ordering: .relaxed)
@@ -116,6 +120,22 @@ struct DownloadAdmissionTests {
         #expect(deepest.load(ordering: .relaxed) == 1)
         #expect(admission.load == (0, 0))
         withExtendedLifetime(failing) {}
+    }
+
+    @Test("one host holds at most capacity less a third of the leases; another host's download starts at once")
+    func hostShare() {
+        let admission = DownloadAdmission(capacity: 6, lastInFirstOut: false)
+        let starts = Starts()
+        let slow = (1...6).map { starts.admit("slow\($0)", admission, host: "slow.test") }
+        #expect(starts.all == ["slow1", "slow2", "slow3", "slow4"])
+        let other = starts.admit("other", admission, host: "other.test")
+        #expect(starts.all == ["slow1", "slow2", "slow3", "slow4", "other"])
+        #expect(admission.load == (5, 2))
+        slow[0].release()
+        slow[1].release()
+        #expect(starts.all == ["slow1", "slow2", "slow3", "slow4", "other", "slow5", "slow6"])
+        for lease in slow + [other] { lease.release() }
+        #expect(admission.load == (0, 0))
     }
 
     @Test("an admitted lease dropped without a release gives its place back")

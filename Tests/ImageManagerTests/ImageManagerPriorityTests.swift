@@ -247,7 +247,8 @@ struct ImageManagerPriorityTests {
         "downloads wait while their bytes would wait for a decoder: with decoding held, 2 awaiting + 1 decoding started"
     )
     func downloadsWaitForDecoders() async throws {
-        let (harness, coder, context) = try Self.gatedDecoding(width: 1, awaitingDecode: 2)
+        // Three places, of which the harness's one host holds two (the capacity less a third).
+        let (harness, coder, context) = try Self.gatedDecoding(width: 1, awaitingDecode: 3)
         let manager = harness.manager
         let admission = try #require(manager.downloadAdmission)
         let names = ["photo.jpg", "other.jpg", "icon.png", "wide.png", "anim.gif", "reversed.bin"]
@@ -256,7 +257,7 @@ struct ImageManagerPriorityTests {
             manager.load(harness.url(name), options: .fromLoaderOnly, context: context, completed: recorder.completed)
         }
         // One decode runs (held), having given its place back; two downloads are done and
-        // queued for the decoder, holding the two places; three wait to start.
+        // queued for the decoder, holding the host's two places; three wait to start.
         try await Self.waitUntil {
             manager.decodeQueue.load == (1, 2) && admission.load == (2, 3)
         } state: {

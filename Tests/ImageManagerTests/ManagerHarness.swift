@@ -45,10 +45,15 @@ final class ManagerHarness: Sendable {
             defaultTransformer: defaultTransformer)
     }
 
+    /// The slow URLs' rates are divided by ``HangBound/scale`` (``slowURL(_:bytesPerSecond:)``),
+    /// so the downloader's low-speed limit is too, and its total deadline is multiplied by it.
     private static func makeManager(
         host: PluginHost, cacheFolder: TemporaryDirectory, configuration: ImageManagerConfiguration,
         downloader: ImageDownloaderConfiguration, defaultTransformer: (any ImageTransformer)?
     ) throws -> ImageManager {
+        var downloader = downloader
+        downloader.minimumBytesPerSecond = max(1, UInt32(Double(downloader.minimumBytesPerSecond) / HangBound.scale))
+        downloader.maxTransferTime = downloader.maxTransferTime.map { $0 * HangBound.scale }
         var cacheConfiguration = ImageCacheConfiguration()
         cacheConfiguration.directory = cacheFolder.path
         return try ImageManager(

@@ -19,4 +19,19 @@ public enum HangBound {
 
     /// `bound` times ``scale``.
     public static func scaled(_ bound: Duration) -> Duration { bound * scale }
+
+    /// Runs `body` and cancels it once `bound` (times ``scale``) has passed, so a hang ends as
+    /// `body`'s answer to the cancellation instead of stalling the test.
+    public static func cancelling<Value: Sendable>(
+        after bound: Duration, _ body: @escaping @Sendable () async -> Value
+    ) async -> Value {
+        let task = Task { await body() }
+        let timer = Task {
+            try? await Task.sleep(for: scaled(bound))
+            task.cancel()
+        }
+        let value = await task.value
+        timer.cancel()
+        return value
+    }
 }

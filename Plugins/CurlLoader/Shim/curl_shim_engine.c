@@ -249,6 +249,10 @@ static webimage_status copy_request(const webimage_load_request *request, webima
     task->range_start = request->range_start;
     if (request->struct_size >= offsetof(webimage_load_request, max_host_connections) + sizeof(uint32_t))
         task->max_host_connections = request->max_host_connections;
+    if (request->struct_size >= offsetof(webimage_load_request, max_time_ms) + sizeof(uint32_t)) {
+        task->low_speed_bytes_per_second = request->low_speed_bytes_per_second;
+        task->max_time_ms = request->max_time_ms;
+    }
     if (task->url == NULL || (request->user != NULL && task->user == NULL) ||
         (request->password != NULL && task->password == NULL))
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory copying the request");

@@ -41,6 +41,10 @@ struct webimage_load_task {
     uint64_t range_start;
     /** 0 = the default. */
     uint32_t max_host_connections;
+    /** The low-speed limit over idle_timeout_ms; 0 = 1 byte/s (idle alone). */
+    uint32_t low_speed_bytes_per_second;
+    /** The total deadline; 0 = none. */
+    uint32_t max_time_ms;
     struct curl_slist *_Nullable request_headers;
 
     /* I/O thread state. */

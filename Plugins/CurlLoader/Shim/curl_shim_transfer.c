@@ -193,6 +193,7 @@ webimage_status curl_shim_transfer_prepare(webimage_load_task *task, CURLSH *sha
     task->easy = easy;
     uint32_t connect_ms = task->connect_timeout_ms != 0 ? task->connect_timeout_ms : CURL_SHIM_DEFAULT_CONNECT_MS;
     uint32_t idle_ms = task->idle_timeout_ms != 0 ? task->idle_timeout_ms : CURL_SHIM_DEFAULT_IDLE_MS;
+    uint32_t low_speed = task->low_speed_bytes_per_second != 0 ? task->low_speed_bytes_per_second : 1u;
     CURLcode code = CURLE_OK;
 #define SET(option, value) \
     if (code == CURLE_OK) code = curl_easy_setopt(easy, option, value)
@@ -206,10 +207,14 @@ webimage_status curl_shim_transfer_prepare(webimage_load_task *task, CURLSH *sha
     SET(CURLOPT_MAXREDIRS, CURL_SHIM_MAX_REDIRECTS);
     SET(CURLOPT_ACCEPT_ENCODING, "");
     SET(CURLOPT_CONNECTTIMEOUT_MS, (long)connect_ms);
-    /* Idle: fail when fewer than 1 byte per second arrives for the idle time
-   * (whole seconds). */
-    SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
+    /* Low speed: fail when fewer than the limit (default 1 byte per second, the
+   * idle timeout alone) arrive per second over the idle time (whole seconds). */
+    SET(CURLOPT_LOW_SPEED_LIMIT, (long)low_speed);
     SET(CURLOPT_LOW_SPEED_TIME, (long)((idle_ms + 999) / 1000));
+    /* The total deadline counts from the hand-over, so also time queued behind
+   * the per-host connection limit (the downloader's default per-host share
+   * keeps its transfers below it). */
+    if (task->max_time_ms != 0) SET(CURLOPT_TIMEOUT_MS, (long)task->max_time_ms);
     /* Waiting for a connection that may turn out to multiplex pays only where HTTP/2 can come
      * (https with HTTP/2 allowed): a plain http:// connection is HTTP/1.1, and a transfer waiting
      * for it waits until the transfer on it ends (a second image held behind a slow first one
@@ -279,6 +284,41 @@ static webimage_status status_of(CURLcode result) {
     }
 }
 
+/** Writes `milliseconds` as seconds without trailing zeros ("2", "1.5"). */
+static void format_seconds(char *buffer, size_t capacity, uint32_t milliseconds) {
+    uint32_t fraction = milliseconds % 1000u;
+    if (fraction == 0) {
+        snprintf(buffer, capacity, "%" PRIu32, milliseconds / 1000u);
+        return;
+    }
+    int digits = 3;
+    while (fraction % 10u == 0) fraction /= 10u, digits--;
+    snprintf(buffer, capacity, "%" PRIu32 ".%0*" PRIu32, milliseconds / 1000u, digits, fraction);
+}
+
+/** Words a timeout that ended the body phase as the host's downloader does
+ * (TransferLimits): the total deadline or the low-speed limit. Connect and
+ * resolve timeouts keep libcurl's message. Returns false for those. */
+static bool timeout_message(webimage_load_task *task, uint64_t total_us) {
+    char seconds[32];
+    bool past_deadline =
+        total_us >= (uint64_t)task->max_time_ms * 1000u || strncmp(task->curl_message, "Operation timed out", 19) == 0;
+    if (task->max_time_ms != 0 && past_deadline) {
+        format_seconds(seconds, sizeof seconds, task->max_time_ms);
+        snprintf(task->failure_message, sizeof task->failure_message, "transfer took longer than %s s (--max-time)",
+                 seconds);
+        return true;
+    }
+    if (strncmp(task->curl_message, "Operation too slow", 18) == 0) {
+        uint32_t idle_ms = task->idle_timeout_ms != 0 ? task->idle_timeout_ms : CURL_SHIM_DEFAULT_IDLE_MS;
+        format_seconds(seconds, sizeof seconds, idle_ms);
+        snprintf(task->failure_message, sizeof task->failure_message, "slower than %" PRIu32 " B/s for %s s",
+                 task->low_speed_bytes_per_second != 0 ? task->low_speed_bytes_per_second : 1u, seconds);
+        return true;
+    }
+    return false;
+}
+
 void curl_shim_transfer_finish(webimage_load_task *task, CURLcode result) {
     if (task->headers_complete) curl_shim_transfer_send_response(task);
     if (task->failure == WEBIMAGE_STATUS_OK) curl_shim_transfer_flush(task);
@@ -308,6 +348,10 @@ void curl_shim_transfer_finish(webimage_load_task *task, CURLcode result) {
         char limit[96];
         snprintf(limit, sizeof limit, "Content-Length exceeds the limit of %" PRIu64 " bytes", task->max_body_size);
         curl_shim_complete(task, WEBIMAGE_STATUS_TOO_LARGE, (int32_t)result, limit, &metrics);
+        return;
+    }
+    if (result == CURLE_OPERATION_TIMEDOUT && timeout_message(task, metrics.total_us)) {
+        curl_shim_complete(task, WEBIMAGE_STATUS_TIMED_OUT, (int32_t)result, task->failure_message, &metrics);
         return;
     }
     char message[CURL_ERROR_SIZE + 64];

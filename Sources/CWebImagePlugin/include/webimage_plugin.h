@@ -409,6 +409,15 @@ typedef struct webimage_load_request {
      * A plugin may apply it to all its transfers (libcurl's limit is one value
      * per multi handle: the curl plugin uses the latest request's). */
     uint32_t max_host_connections;
+    /** Appended (read only when struct_size covers them): the low-speed limit and
+     * the total deadline. The transfer fails with WEBIMAGE_STATUS_TIMED_OUT when
+     * fewer than low_speed_bytes_per_second bytes arrive per second on average
+     * over idle_timeout_ms ("slower than 1024 B/s for 15 s"); 0 = 1 byte/s, the
+     * idle timeout alone. */
+    uint32_t low_speed_bytes_per_second;
+    /** Most milliseconds for the whole transfer, from start to the last byte
+     * ("transfer took longer than 60 s (--max-time)"); 0 = none. */
+    uint32_t max_time_ms;
 } webimage_load_request;
 
 /** Values of webimage_load_response.http_version and

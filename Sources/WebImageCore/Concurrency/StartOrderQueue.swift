@@ -98,6 +98,16 @@ struct StartOrderQueue<Element> {
         buckets[priority.rawValue].insert(Entry(sequence: sequence, element: element))
     }
 
+    /// The priority and sequence of the job that starts next, left waiting; nil when none waits.
+    func peekNext() -> (priority: DownloadRequest.Priority, sequence: UInt64)? {
+        for index in buckets.indices.reversed() where !buckets[index].isEmpty {
+            let bucket = buckets[index]
+            let entry = lastInFirstOut ? bucket.entries[bucket.entries.count - 1] : bucket.entries[bucket.head]
+            return (DownloadRequest.Priority(rawValue: index)!, entry.sequence)
+        }
+        return nil
+    }
+
     /// Removes and returns the job that starts next; nil when none waits.
     mutating func takeNext() -> Element? {
         // Highest priority first: bucket indices are the priorities' raw values.

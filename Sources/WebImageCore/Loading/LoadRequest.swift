@@ -51,6 +51,13 @@ public struct LoadRequest: Sendable, Equatable {
     /// Most connections open at once to one host (name and port), 0 for the plugin's default
     /// (6); default 0. The curl plugin applies the latest request's value to all its transfers.
     public var maxConnectionsPerHost: UInt32 = 0
+    /// The least average speed in bytes per second over ``idleTimeout`` before the transfer
+    /// fails timed out ("slower than 1024 B/s for 15 s"), 0 for the plugin's default (1: the
+    /// idle timeout alone); default 0.
+    public var minimumBytesPerSecond: UInt32 = 0
+    /// Most time for the whole transfer, from `start` to the last byte, before it fails timed
+    /// out ("transfer took longer than 60 s (--max-time)"); default nil: none.
+    public var maxTransferTime: Duration?
 
     public init(url: String) {
         self.url = url

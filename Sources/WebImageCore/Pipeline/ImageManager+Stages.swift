@@ -31,7 +31,7 @@ extension ImageManager {
             return
         }
         let transfer = TokenHolder()
-        let lease = downloadAdmission.admit(priority: work.priority) { [self] lease in
+        let lease = downloadAdmission.admit(priority: work.priority, url: plan.urlString) { [self] lease in
             transfer.set(self.transfer(plan, validators: validators, work: work, lease: lease))
         }
         work.setHandlers(

@@ -12,7 +12,9 @@ public struct ImageManagerConfiguration: Sendable {
     /// their bytes waiting for a decoder. Further downloads wait (by priority, then in the
     /// downloader's order), so downloads faster than decoding do not pile their bytes up in
     /// memory: set it for long lists of large images (1,000 photos of 5 MB prefetched from a
-    /// fast server would otherwise hold 5 GB). Default nil: no bound, as SDWebImage and Nuke.
+    /// fast server would otherwise hold 5 GB). One host holds at most the bound less a third
+    /// of it (2 of 3, 6 of 8), so other hosts' downloads still start while its downloads
+    /// stall. Default nil: no bound, as SDWebImage and Nuke.
     /// A bound costs throughput: on two cores, 1,000 thumbnails from a local nginx took 0-6 %
     /// longer with a bound of 8 to 32 (docs/performance.md).
     public var maxDownloadsAwaitingDecode: Int?

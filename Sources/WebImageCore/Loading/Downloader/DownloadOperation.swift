@@ -19,6 +19,8 @@ final class DownloadOperation: @unchecked Sendable {
 
     let key: String
     let request: DownloadRequest
+    /// The host whose share of the slots the operation takes (``HostShareQueue/host(of:)``).
+    let host: String
     /// Order of arrival, for FIFO and LIFO; also names the operation in the downloader's
     /// queue, which keeps its priority while it waits.
     let sequence: UInt64
@@ -37,10 +39,16 @@ final class DownloadOperation: @unchecked Sendable {
     var lastProgress: ContinuousClock.Instant?
     /// Saved bytes this attempt asked the rest of (with Range and If-Range).
     var resuming: ResumableData?
+    /// Body bytes this attempt received (saved bytes it resumes from not counted), for the
+    /// low-speed limit.
+    var receivedBytes: UInt64 = 0
+    /// This attempt's watch of the ``TransferLimits``, cancelled when the attempt finishes.
+    var limitsWatch: Task<Void, Never>?
 
     init(key: String, request: DownloadRequest, sequence: UInt64) {
         self.key = key
         self.request = request
+        self.host = HostShareQueue<Void>.host(of: request.url)
         self.sequence = sequence
     }
 

@@ -16,6 +16,8 @@ extension ImageDownloader {
         if let date = request.validators?.lastModified { load.headers["If-Modified-Since"] = date }
         load.connectTimeout = configuration.connectTimeout
         load.idleTimeout = configuration.idleTimeout
+        load.minimumBytesPerSecond = configuration.minimumBytesPerSecond
+        load.maxTransferTime = configuration.maxTransferTime
         load.options = request.options
         load.credential = request.credential
         load.maxBodySize = configuration.maxResponseSize
@@ -41,11 +43,13 @@ extension ImageDownloader {
             operation.body = []
             operation.failure = nil
             operation.lastProgress = nil
+            operation.receivedBytes = 0
             operation.resuming =
                 operation.request.validators == nil
                 ? state.resumable.removeValue(forKey: operation.request.url) : nil
             return (operation.attempt, operation.resuming)
         }
+        watchLimits(of: operation, attempt: attempt)
         do throws(ImageLoadingError) {
             let request = try loadRequest(for: operation, resuming: resuming)
             guard let loader = loaders.first(where: { $0.serves(request.url) }) else {
@@ -55,7 +59,7 @@ extension ImageDownloader {
             let cancelNow = state.withLock { _ -> Bool in
                 guard operation.attempt == attempt else { return false }
                 operation.loadTask = task
-                return operation.cancelled
+                return operation.cancelled || operation.failure != nil
             }
             if cancelNow { task.cancel() }
         } catch {
@@ -93,6 +97,7 @@ extension ImageDownloader {
             let (subscribers, progress, task) = state.withLock {
                 _ -> ([DownloadOperation.Subscriber], DownloadProgress?, (any LoadTask)?) in
                 guard operation.attempt == attempt, operation.failure == nil else { return ([], nil, nil) }
+                operation.receivedBytes += UInt64(chunk.count)
                 if UInt64(operation.body.count + chunk.count) > configuration.maxResponseSize {
                     operation.failure = ImageLoadingError(
                         .tooLarge, "the body exceeds the limit of \(configuration.maxResponseSize) bytes",
@@ -179,6 +184,8 @@ extension ImageDownloader {
             guard operation.attempt == attempt, operation.phase == .running else { return (.ignore, nil) }
             let endedTask = operation.loadTask
             operation.loadTask = nil
+            operation.limitsWatch?.cancel()
+            operation.limitsWatch = nil
             var result: Result<DownloadResult, ImageLoadingError>
             switch outcome {
             case .success(let metrics):
@@ -202,6 +209,8 @@ extension ImageDownloader {
             }
             operation.phase = .finished
             state.running -= 1
+            state.runningByHost[operation.host, default: 1] -= 1
+            if state.runningByHost[operation.host] == 0 { state.runningByHost[operation.host] = nil }
             if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
             let subscribers = Array(operation.subscribers.values)
             operation.subscribers.removeAll()

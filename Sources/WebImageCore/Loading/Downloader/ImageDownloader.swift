@@ -11,9 +11,11 @@ public final class ImageDownloader: Sendable {
     let state: TrackedMutex<State>
 
     struct State {
-        /// Operations waiting for a slot, in the order they start.
-        var queue: StartOrderQueue<DownloadOperation>
+        /// Operations waiting for a slot, in the order they start, by host.
+        var queue: HostShareQueue<DownloadOperation>
         var running = 0
+        /// Running operations by host (``HostShareQueue/host(of:)``); a host has none when absent.
+        var runningByHost: [String: Int] = [:]
         /// Queued and running operations by coalescing key.
         var operations: [String: DownloadOperation] = [:]
         var sequence: UInt64 = 0
@@ -28,7 +30,7 @@ public final class ImageDownloader: Sendable {
         self.configuration = configuration
         self.state = TrackedMutex(
             State(
-                queue: StartOrderQueue(lastInFirstOut: configuration.executionOrder == .lifo),
+                queue: HostShareQueue(lastInFirstOut: configuration.executionOrder == .lifo),
                 bucket: configuration.rateLimit.map { TokenBucket(rate: $0) }))
     }
 
@@ -117,7 +119,8 @@ public final class ImageDownloader: Sendable {
             state.sequence += 1
             let operation = DownloadOperation(key: key, request: request, sequence: state.sequence)
             state.operations[key] = operation
-            state.queue.append(operation, sequence: operation.sequence, priority: request.priority)
+            state.queue.append(
+                operation, sequence: operation.sequence, priority: request.priority, host: operation.host)
             return DownloadToken(downloader: self, operation: operation, subscriberID: operation.add(subscriber))
         }
         pump()
@@ -149,19 +152,24 @@ public final class ImageDownloader: Sendable {
         taskToCancel?.cancel()
     }
 
-    /// Starts queued operations while slots (and rate-limit tokens) allow.
+    /// Starts queued operations while slots (total and per host, and rate-limit tokens) allow.
     func pump() {
+        let perHost = configuration.downloadsPerHost
         let (starting, wait) = state.withLock { state -> ([DownloadOperation], Duration?) in
             var starting: [DownloadOperation] = []
             while state.running < configuration.maxConcurrentDownloads, !state.queue.isEmpty {
+                let running = state.runningByHost
+                let hasRoom = { (host: String) in running[host, default: 0] < perHost }
+                guard state.queue.hasNext(where: hasRoom) else { break }
                 if let delay = state.bucket?.take() {
                     if state.wakeScheduled { return (starting, nil) }
                     state.wakeScheduled = true
                     return (starting, delay)
                 }
-                guard let operation = state.queue.takeNext() else { break }
+                guard let (operation, host) = state.queue.takeNext(where: hasRoom) else { break }
                 operation.phase = .running
                 state.running += 1
+                state.runningByHost[host, default: 0] += 1
                 starting.append(operation)
             }
             return (starting, nil)

@@ -24,8 +24,25 @@ public struct ImageDownloaderConfiguration: Sendable {
     public var headers: HTTPHeaders = ["Accept": "image/*,*/*;q=0.8"]
     /// Default 10 seconds.
     public var connectTimeout: Duration = .seconds(10)
-    /// Most time without a byte once connected; default 15 seconds.
+    /// The window of the low-speed limit: a transfer fails ``ImageLoadingError/Kind/timedOut``
+    /// ("slower than 1024 B/s for 15 s") when fewer than ``minimumBytesPerSecond`` arrive on
+    /// average over this long, so also when no byte arrives for this long; default 15 seconds
+    /// (whole seconds for the curl plugin).
     public var idleTimeout: Duration = .seconds(15)
+    /// The least average speed in bytes per second over ``idleTimeout`` (curl's
+    /// `CURLOPT_LOW_SPEED_LIMIT`); default 1024. 1 gives the idle timeout alone (no byte for
+    /// ``idleTimeout``), which a server sending 2 bytes a second never trips.
+    public var minimumBytesPerSecond: UInt32 = 1024
+    /// Most time for a whole transfer, from its hand-over to the loader to its last byte, so
+    /// also time it waits behind the loader's ``maxConnectionsPerHost`` (curl's `--max-time`,
+    /// URLSession's resource timeout); it then fails
+    /// ``ImageLoadingError/Kind/timedOut`` ("transfer took longer than 60 s (--max-time)").
+    /// Each retry has its own. Default 60 seconds; nil for none.
+    public var maxTransferTime: Duration? = .seconds(60)
+    /// Most downloads of one host (scheme, host and port) running at once, so that slow
+    /// downloads of one host never hold every slot while other hosts' downloads wait; nil
+    /// (the default) for ``maxConcurrentDownloads`` less a third of it (4 of 6), at least 1.
+    public var maxConcurrentDownloadsPerHost: Int?
     /// Status codes that are a success; default 200..<400.
     public var acceptableStatusCodes: Set<Int> = Set(200..<400)
     /// Media types (lowercase, no parameters) that are a success; nil (the default) accepts any.
@@ -51,6 +68,12 @@ public struct ImageDownloaderConfiguration: Sendable {
     public var rateLimit: TokenBucket.Rate?
 
     public init() {}
+
+    /// Downloads of one host that may run at once: ``maxConcurrentDownloadsPerHost`` or its
+    /// default, at least 1.
+    var downloadsPerHost: Int {
+        max(1, maxConcurrentDownloadsPerHost ?? HostShareQueue<Void>.defaultShare(of: maxConcurrentDownloads))
+    }
 
     /// The smaller of 200 MB and 10% of physical memory.
     public static var defaultMaxResponseSize: UInt64 {

@@ -32,7 +32,9 @@ enum LoadRequestMarshalling {
                 user: request.credential.map { UnsafePointer(copy($0.user)) },
                 password: request.credential.map { UnsafePointer(copy($0.password)) },
                 max_body_size: request.maxBodySize, range_start: request.rangeStart,
-                max_host_connections: request.maxConnectionsPerHost)
+                max_host_connections: request.maxConnectionsPerHost,
+                low_speed_bytes_per_second: request.minimumBytesPerSecond,
+                max_time_ms: request.maxTransferTime.map(milliseconds) ?? 0)
             return body(&cRequest)
         }
     }
