@@ -85,12 +85,7 @@ struct FetchCommand: PluginHostCommand {
         guard !loaders.isEmpty else {
             throw CLIError("no loader plugin found in \(host.searchPath.directories.joined(separator: ":"))")
         }
-        let folder = URL(fileURLWithPath: output)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw CLIError("\(output) is not a folder")
-        }
-        let plan = FetchPlan(urls: list, folder: folder)
+        let plan = try FetchPlan(urls: list, folder: try OutputFolder(output))
         let downloader = ImageDownloader(loaders: loaders, configuration: downloaderConfiguration())
         let reports = FetchRun(plan: plan, downloader: downloader, request: downloadRequest).run(
             showProgress: !json && Diagnostics.standardErrorIsTerminal)
