@@ -171,6 +171,33 @@ import WebImageTestSupport
         #expect(forty - two < 40 << 20, "2 URLs peaked at \(two) bytes, 40 at \(forty)")
     }
 
+    @Test(
+        "the flipped TestImage.png and the URL TestImage-Flip(h).png each keep their image across runs, in either order",
+        arguments: [true, false])
+    func transformedKeyNoURLSpells(flippedFirst: Bool) async throws {
+        let server = try NginxServer(files: [
+            "TestImage.png": try Self.sample("badge.png"), "TestImage-Flip(h).png": try Self.sample("landscape.jpg"),
+        ])
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let image = server.http + "/static/TestImage.png"
+        let lookalike = server.http + "/static/TestImage-Flip(h).png"
+        let runs = [[image, "--transform", "flip:h"], [lookalike]]
+        for run in 0..<2 {
+            for arguments in flippedFirst ? runs : runs.reversed() {
+                let result = try await get(arguments + ["--cache-dir", cache.path, "--json"], plugins: plugins)
+                #expect(result.status == 0, "\(result.standardError)")
+                let report = try #require(try objects(result).first)
+                let flipped = arguments.count > 1
+                #expect(report["key"] as? String == (flipped ? image + " Flip(h)" : lookalike))
+                #expect(report["cache_type"] as? String == (run == 0 ? "none" : "disk"))
+                #expect(report["width"] as? Int == (flipped ? 512 : 1200))
+                #expect(report["format"] as? String == (flipped ? "png" : "jpeg"))
+            }
+        }
+        #expect(server.requests(matching: "/static/TestImage", atLeast: 2).count == 2)
+    }
+
     @Test("thumbnail and transform: the key names both, the file is written in the extension's format")
     func thumbnailTransformOutput() async throws {
         let server = try Self.server()
@@ -186,7 +213,7 @@ import WebImageTestSupport
         #expect(result.status == 0, "\(result.standardError)")
         let report = try #require(try objects(result).first)
         #expect(report["width"] as? Int == 300 && report["height"] as? Int == 200)
-        #expect(report["key"] as? String == server.http + "/static/landscape-Thumbnail(300x300,1)-Flip(h).jpg")
+        #expect(report["key"] as? String == server.http + "/static/landscape.jpg Thumbnail(300x300,1) Flip(h)")
         let written = try Data(contentsOf: URL(fileURLWithPath: output.file("thumb.png")))
         #expect(Array(written.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
         #expect(report["bytes"] as? Int == written.count)

@@ -238,6 +238,45 @@ struct ImageManagerFlowTests {
     }
 
     @Test(
+        "the flipped TestImage.png and the URL TestImage-Flip(h).png keep their own pixels, in either order, from memory and disk",
+        arguments: [true, false])
+    func transformedKeysNoURLSpells(flippedFirst: Bool) async throws {
+        let harness = try ManagerHarness()
+        try harness.replace("TestImage.png", with: harness.images["icon.png"]!)
+        try harness.replace("TestImage-Flip(h).png", with: harness.images["wide.png"]!)
+        let coders = harness.manager.coders
+        let flip = FlippingTransformer(horizontal: true, vertical: false)
+        let flipped = try flip.transform(try coders.decode(harness.images["icon.png"]!).pixels).packedBytes()
+        let plain = try coders.decode(harness.images["wide.png"]!).pixels.packedBytes()
+        var context = ImageContext()
+        context.transformer = flip
+        /// Loads both through `manager` in the order of the test, each with its own pixels.
+        func loadBoth(_ manager: ImageManager, from cacheType: ImageCacheType) async throws {
+            for loadsFlipped in flippedFirst ? [true, false] : [false, true] {
+                let result =
+                    loadsFlipped
+                    ? try await manager.image(
+                        for: harness.url("TestImage.png"), options: .waitStoreCache, context: context)
+                    : try await manager.image(for: harness.url("TestImage-Flip(h).png"), options: .waitStoreCache)
+                let image = try #require(result.image)
+                #expect(result.cacheType == cacheType)
+                #expect(
+                    result.cacheKey
+                        == (loadsFlipped
+                            ? harness.url("TestImage.png").absoluteString + " Flip(h)"
+                            : harness.url("TestImage-Flip(h).png").absoluteString))
+                #expect([image.width, image.height] == (loadsFlipped ? [64, 48] as [Int] : [200, 100]))
+                #expect(image.pixels.packedBytes() == (loadsFlipped ? flipped : plain))
+            }
+        }
+        try await loadBoth(harness.manager, from: .none)
+        try await loadBoth(harness.manager, from: .memory)
+        try await loadBoth(try harness.makeManager(), from: .disk)
+        #expect(harness.requests("TestImage.png", atLeast: 1).count == 1)
+        #expect(harness.requests("TestImage-Flip(h).png", atLeast: 1).count == 1)
+    }
+
+    @Test(
         "a transformer runs after decoding; the result is stored under the transformed key, the original on disk only")
     func transformAndStore() async throws {
         let harness = try ManagerHarness()
