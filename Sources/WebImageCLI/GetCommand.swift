@@ -13,7 +13,8 @@ struct GetCommand: PluginHostCommand {
         discussion: """
             Several URLs run at once in one process (--sequential: one after another). The command \
             exits after every store and revalidation it started has finished; the exit status is 1 \
-            when any URL failed. --options takes a comma-separated list of: \
+            when any URL failed. Failed stores to the cache (a full or read-only file system) are \
+            one warning; a read-only cache folder still serves its entries. --options takes a comma-separated list of: \
             \(ImageManagerOptions.named.map(\.name).joined(separator: ", ")).
             """)
 
@@ -136,6 +137,7 @@ struct GetCommand: PluginHostCommand {
             await imageManager.waitUntilIdle()
             return reports
         }
+        StoreFailureWarning.print(imageManager.counters)
         var failures: [String] = []
         for (index, report) in reports.enumerated() {
             if let error = report.error { failures.append("\(report.url): \(error)") }

@@ -123,6 +123,32 @@ import WebImageTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.file("top/mid")) == ["out"])
     }
 
+    @Test("a read-only cache folder: the hit is served, the miss loaded and not stored, with one warning")
+    func readOnlyCache() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let badge = server.http + "/static/badge.png"
+        let landscape = server.http + "/static/landscape.jpg"
+        let first = try await get([badge, "--cache-dir", cache.path], plugins: plugins)
+        #expect(first.status == 0, "\(first.standardError)")
+        let readOnly = try MountedFolder.readOnlyView(of: cache.path)
+        for _ in 0..<2 {
+            let result = try await get(
+                [badge, landscape, "--cache-dir", readOnly.path, "--json", "--sequential"], plugins: plugins)
+            #expect(result.status == 0, "\(result.standardError)")
+            let reports = try objects(result)
+            #expect(reports.map { $0["cache_type"] as? String } == ["disk", "none"])
+            #expect(reports.map { $0["width"] as? Int } == [512, 1200])
+            #expect(
+                result.standardError
+                    == "warning: 1 stores to the cache failed, the first: cannot create a file in \(readOnly.path)/default: "
+                    + "Read-only file system\n")
+        }
+        #expect(server.requests(matching: "/static/badge.png", atLeast: 1).count == 1)
+        #expect(server.requests(matching: "/static/landscape.jpg", atLeast: 2).count == 2)
+    }
+
     @Test("--from: the arguments, then the file's URLs in order, a repeated one loaded twice (one download)")
     func urlsFromAFile() async throws {
         let server = try Self.server()

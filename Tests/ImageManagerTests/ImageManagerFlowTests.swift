@@ -277,6 +277,26 @@ struct ImageManagerFlowTests {
     }
 
     @Test(
+        "over a read-only disk cache: the hit is served, the miss delivered, its failed store counted with the reason")
+    func failedStoresAreCounted() async throws {
+        let harness = try ManagerHarness()
+        _ = try await harness.manager.image(for: harness.url("icon.png"), options: .waitStoreCache)
+        let readOnly = try MountedFolder.readOnlyView(of: harness.cacheFolder.path)
+        var cacheConfiguration = ImageCacheConfiguration()
+        cacheConfiguration.directory = readOnly.path
+        let manager = try ImageManager(host: harness.host, cacheConfiguration: cacheConfiguration)
+        let hit = try await manager.image(for: harness.url("icon.png"), options: .waitStoreCache)
+        #expect(hit.cacheType == .disk && hit.image?.width == 64)
+        #expect(manager.counters.storeFailures == 0 && manager.counters.firstStoreFailure == nil)
+        let miss = try await manager.image(for: harness.url("photo.jpg"), options: .waitStoreCache)
+        #expect(miss.cacheType == .none && miss.image?.width == 640)
+        #expect(manager.counters.storeFailures == 1)
+        #expect(
+            manager.counters.firstStoreFailure
+                == CacheError(.ioError, "cannot create a file in \(readOnly.path)/default: Read-only file system"))
+    }
+
+    @Test(
         "a transformer runs after decoding; the result is stored under the transformed key, the original on disk only")
     func transformAndStore() async throws {
         let harness = try ManagerHarness()
