@@ -43,30 +43,19 @@ import WebImageTestSupport
     @Test("names from the raw last segment: no escape, control character or name over 200 bytes; nothing replaced")
     func hostileNamesStayInTheFolder() async throws {
         let server = try NginxServer(files: ["badge.png": [UInt8](repeating: 7, count: 100)])
-        let root = try TemporaryDirectory()
-        let output = root.file("top/mid/out")
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        let precious = Array("precious".utf8)
-        _ = try root.write("top/escape.png", precious)
-        _ = try root.write("top/mid/out/badge.png", precious)
+        let output = try HostileOutputFolder()
         let plugins = try PluginsFolder.make()
-        let urls = GetTests.hostileSegments.map { server.http + "/as/badge.png/" + $0 }
-        let result = try await WebImageProcess.run(["fetch", "--plugin-path", plugins.path, "-o", output] + urls)
+        let result = try await WebImageProcess.run(
+            ["fetch", "--plugin-path", plugins.path, "-o", output.path] + output.urls(server))
+        // nginx refuses a NUL in a path (400): that URL fails and writes nothing.
         #expect(result.status == 1, "\(result.standardError)")
         #expect(result.standardOutput == "", "\(result.standardOutput)")
         let names = [
             ".._2f.._2fescape.png", "line_0abreak.png", "soh_01byte.png", "noextension",
             String(repeating: "x", count: 200), "badge-2.png", "photo.JPG", "_2e_2e", "badge-3.png",
         ]
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: output).sorted() == (names + ["badge.png"]).sorted())
-        for name in names {
-            #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: output + "/" + name))).count == 100, "\(name)")
-        }
-        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: root.file("top/escape.png")))) == precious)
-        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: output + "/badge.png"))) == precious)
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: root.file("top")).sorted() == ["escape.png", "mid"])
+        try output.expectOnly(names)
+        for name in names { #expect(try output.bytes(name).count == 100, "\(name)") }
     }
 
     @Test("URLs with one file name get -2, -3...: past names taken by earlier URLs and files already there")
