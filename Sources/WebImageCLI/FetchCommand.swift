@@ -24,7 +24,9 @@ struct FetchCommand: PluginHostCommand {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The folder the bodies are written to (default: the current folder).", valueName: "dir"))
+        help: ArgumentHelp(
+            "The folder the bodies are written to, each in a new file named after its URL's last path segment (made safe; -2, -3... for a name already there) (default: the current folder).",
+            valueName: "dir"))
     var output = "."
 
     @Option(help: "Most downloads at once (default 6).")

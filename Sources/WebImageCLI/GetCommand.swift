@@ -40,7 +40,9 @@ struct GetCommand: PluginHostCommand {
 
     @Option(
         name: .customLong("output-dir"),
-        help: ArgumentHelp("Write each image to this folder, named after its URL.", valueName: "dir"))
+        help: ArgumentHelp(
+            "Write each image to a new file in this folder, named after its URL's last path segment (made safe; -2, -3... for a name already there).",
+            valueName: "dir"))
     var outputDirectory: String?
 
     @Option(help: ArgumentHelp("Manager options, comma-separated (see above).", valueName: "list"))
