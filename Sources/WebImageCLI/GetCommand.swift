@@ -198,9 +198,11 @@ struct GetCommand: PluginHostCommand {
         }
     }
 
-    /// Where an image is written; a new file is created and never replaces one.
+    /// Where an image is written.
     struct OutputFile: Sendable {
         let path: String
+        /// True for a file of `--output-dir`: created, never replacing one (a name taken since
+        /// it was claimed fails the URL); false for `-o`'s file, which the user named: replaced.
         let isNew: Bool
     }
 
