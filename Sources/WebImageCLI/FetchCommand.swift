@@ -24,7 +24,9 @@ struct FetchCommand: PluginHostCommand {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The folder the bodies are written to (default: the current folder).", valueName: "dir"))
+        help: ArgumentHelp(
+            "The folder the bodies are written to, each in a new file named after its URL's last path segment (made safe; -2, -3... for a name already there) (default: the current folder).",
+            valueName: "dir"))
     var output = "."
 
     @Option(help: "Most downloads at once (default 6).")
@@ -90,12 +92,7 @@ struct FetchCommand: PluginHostCommand {
         guard !loaders.isEmpty else {
             throw CLIError("no loader plugin found in \(host.searchPath.directories.joined(separator: ":"))")
         }
-        let folder = URL(fileURLWithPath: output)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw CLIError("\(output) is not a folder")
-        }
-        let plan = FetchPlan(urls: list, folder: folder)
+        let plan = try FetchPlan(urls: list, folder: try OutputFolder(output))
         let downloader = ImageDownloader(loaders: loaders, configuration: downloaderConfiguration())
         let reports = FetchRun(plan: plan, downloader: downloader, request: downloadRequest).run(
             showProgress: !json && Diagnostics.standardErrorIsTerminal)

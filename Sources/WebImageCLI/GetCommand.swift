@@ -13,7 +13,8 @@ struct GetCommand: PluginHostCommand {
         discussion: """
             Several URLs run at once in one process (--sequential: one after another). The command \
             exits after every store and revalidation it started has finished; the exit status is 1 \
-            when any URL failed. --options takes a comma-separated list of: \
+            when any URL failed. Failed stores to the cache (a full or read-only file system) are \
+            one warning; a read-only cache folder still serves its entries. --options takes a comma-separated list of: \
             \(ImageManagerOptions.named.map(\.name).joined(separator: ", ")).
             """)
 
@@ -39,7 +40,9 @@ struct GetCommand: PluginHostCommand {
 
     @Option(
         name: .customLong("output-dir"),
-        help: ArgumentHelp("Write each image to this folder, named after its URL.", valueName: "dir"))
+        help: ArgumentHelp(
+            "Write each image to a new file in this folder, named after its URL's last path segment (made safe; -2, -3... for a name already there).",
+            valueName: "dir"))
     var outputDirectory: String?
 
     @Option(help: ArgumentHelp("Manager options, comma-separated (see above).", valueName: "list"))
@@ -104,17 +107,11 @@ struct GetCommand: PluginHostCommand {
         requestContext.originalQueryCacheType = try originalQueryCacheType.map {
             try CacheTypeArgument.parse($0, option: "--original-query-cache-type")
         }
-        if let outputDirectory {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isFolder), isFolder.boolValue
-            else {
-                throw CLIError("\(outputDirectory) is not a folder")
-            }
-        }
+        let folder = try outputDirectory.map(OutputFolder.init)
         let imageManager = try manager.makeManager(host: host)
         let context = requestContext
         let sequential = sequential
-        let files = outputFiles(for: urls)
+        let files = try outputFiles(for: urls, in: folder, coders: imageManager.coders)
         // Each image is written (when asked) and reduced to its report as soon as it loaded:
         // the images themselves are not kept until every URL finished.
         let reports = runBlocking { () -> [GetReport] in
@@ -142,14 +139,14 @@ struct GetCommand: PluginHostCommand {
             await imageManager.waitUntilIdle()
             return reports
         }
-        manager.warnAboutCacheFailures(imageManager)
+        CacheFailureWarning.print(imageManager, backend: manager.cacheBackend)
         var failures: [String] = []
         for (index, report) in reports.enumerated() {
             if let error = report.error { failures.append("\(report.url): \(error)") }
             if json {
                 try GetReport.printLine(report)
             } else {
-                print(Self.text(report, file: report.error == nil ? files[index] : nil))
+                print(Self.text(report, file: report.error == nil ? files[index]?.path : nil))
             }
         }
         if !failures.isEmpty {
@@ -159,7 +156,8 @@ struct GetCommand: PluginHostCommand {
 
     /// Loads `url`, writes its image to `file` when there is one, and returns its report.
     private static func loadAndReport(
-        _ url: String, file: String?, _ manager: ImageManager, _ options: ImageManagerOptions, _ context: ImageContext
+        _ url: String, file: OutputFile?, _ manager: ImageManager, _ options: ImageManagerOptions,
+        _ context: ImageContext
     ) async -> GetReport {
         let started = ContinuousClock.now
         let result = await load(url, manager, options, context)
@@ -169,7 +167,7 @@ struct GetCommand: PluginHostCommand {
             report.bytes = try write(image, to: file, coders: manager.coders)
         } catch {
             report.bytes = 0
-            report.error = "cannot write \(file): \(error)"
+            report.error = "cannot write \(file.path): \(error)"
         }
         return report
     }
@@ -184,28 +182,35 @@ struct GetCommand: PluginHostCommand {
         }
     }
 
-    /// The file each of `urls`' images is written to, when one is asked for.
-    private func outputFiles(for urls: [String]) -> [String?] {
-        if let output { return [output] }
-        guard let outputDirectory else { return urls.map { _ in nil } }
-        var names = UniqueFileNames()
-        return urls.map { url in
-            var name = URL(string: url)?.lastPathComponent ?? "image"
-            if name.isEmpty || name == "/" { name = "image" }
-            let candidate = names.claim(name) { suffix in
-                let stem = (name as NSString).deletingPathExtension
-                let ext = (name as NSString).pathExtension
-                return ext.isEmpty ? "\(stem)-\(suffix)" : "\(stem)-\(suffix).\(ext)"
-            }
-            return (outputDirectory as NSString).appendingPathComponent(candidate)
+    /// The file each of `urls`' images is written to, when one is asked for: `-o`'s, or one
+    /// new file per URL in `folder` whose extension names the format written (the URL's when
+    /// a coder has it, else `png`).
+    private func outputFiles(for urls: [String], in folder: OutputFolder?, coders: CodersManager) throws
+        -> [OutputFile?]
+    {
+        if let output { return [OutputFile(path: output, isNew: false)] }
+        guard var folder else { return urls.map { _ in nil } }
+        return try urls.map { url in
+            let urlExtension = (OutputFolder.fileName(for: url) as NSString).pathExtension
+            let known = !urlExtension.isEmpty && (try? coders.coder(forFormat: urlExtension.lowercased())) != nil
+            let file = try folder.claim(for: url, fileExtension: known ? urlExtension : "png")
+            return OutputFile(path: file.path, isNew: true)
         }
+    }
+
+    /// Where an image is written.
+    struct OutputFile: Sendable {
+        let path: String
+        /// True for a file of `--output-dir`: created, never replacing one (a name taken since
+        /// it was claimed fails the URL); false for `-o`'s file, which the user named: replaced.
+        let isNew: Bool
     }
 
     /// Writes the image: the downloaded or cached bytes when they are in the file's format,
     /// else the pixels encoded in the format of the file's extension (PNG without one).
     /// - Returns: the bytes written.
-    private static func write(_ result: ImageResult, to file: String, coders: CodersManager) throws -> Int {
-        let fileExtension = (file as NSString).pathExtension.lowercased()
+    private static func write(_ result: ImageResult, to file: OutputFile, coders: CodersManager) throws -> Int {
+        let fileExtension = (file.path as NSString).pathExtension.lowercased()
         let bytes: [UInt8]
         if let data = result.data, let image = result.image,
             fileExtension.isEmpty || (try? coders.coder(forFormat: fileExtension).format.name) == image.format
@@ -219,7 +224,11 @@ struct GetCommand: PluginHostCommand {
         } else {
             throw CLIError("no image or data to write")
         }
-        try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
+        if file.isNew {
+            try FetchFile.write(bytes, to: file.path)
+        } else {
+            try Data(bytes).write(to: URL(fileURLWithPath: file.path), options: .atomic)
+        }
         return bytes.count
     }
 

@@ -56,17 +56,6 @@ struct ManagerOptions: ParsableArguments {
         return configuration
     }
 
-    /// One warning when the disk tier failed during the run: the manager read those entries as
-    /// misses (loading from the network) and dropped those stores, so the run itself succeeded.
-    func warnAboutCacheFailures(_ manager: ImageManager) {
-        guard let disk = (manager.cache as? ImageCache)?.disk as? PluginDiskCache, let first = disk.firstFailure
-        else { return }
-        let count = disk.failureCount
-        Diagnostics.writeToStandardError(
-            "warning: the \(cacheBackend) cache failed \(count) \(count == 1 ? "time" : "times") (reads were misses, "
-                + "stores were dropped); first: \(Diagnostics.singleLine(first.message))\n")
-    }
-
     /// The manager over the plugins of the search path: the memory cache, the disk tier
     /// (``cacheConfiguration()``), the coders and the loaders.
     func makeManager(host: PluginHost) throws -> ImageManager {

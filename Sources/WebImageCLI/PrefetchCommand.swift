@@ -10,7 +10,9 @@ struct PrefetchCommand: PluginHostCommand {
         abstract: "Load images into the memory and disk caches ahead of time.",
         discussion: """
             A progress bar on a terminal; --json prints a summary. The command exits after every \
-            store has finished; the exit status is 1 when any URL failed or was skipped.
+            store has finished; the exit status is 1 when any URL failed or was skipped. Failed \
+            stores to the cache (a full or read-only file system) are counted (store_failures) \
+            with one warning.
             """)
 
     @OptionGroup var manager: ManagerOptions
@@ -37,7 +39,14 @@ struct PrefetchCommand: PluginHostCommand {
         let finished: Int
         let skipped: Int
         let failed: Int
+        /// Stores to the cache that failed (``PipelineCounters/storeFailures``).
+        let storeFailures: Int
         let ms: Double
+
+        enum CodingKeys: String, CodingKey {
+            case total, finished, skipped, failed, ms
+            case storeFailures = "store_failures"
+        }
     }
 
     func validate() throws {
@@ -63,18 +72,19 @@ struct PrefetchCommand: PluginHostCommand {
             return progress
         }
         bar?.finish(progress)
-        manager.warnAboutCacheFailures(imageManager)
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let storeFailures = imageManager.counters.storeFailures
+        CacheFailureWarning.print(imageManager, backend: manager.cacheBackend)
         if json {
             try GetReport.printLine(
                 Summary(
                     total: progress.total, finished: progress.finished, skipped: progress.skipped,
-                    failed: progress.failed, ms: (ms * 10).rounded() / 10))
+                    failed: progress.failed, storeFailures: storeFailures, ms: (ms * 10).rounded() / 10))
         } else if bar == nil {
             print(
-                "\(progress.finished) of \(progress.total) prefetched (\(progress.skipped) skipped, \(progress.failed) failed) in "
-                    + String(format: "%.1f ms", ms))
+                "\(progress.finished) of \(progress.total) prefetched (\(progress.skipped) skipped, \(progress.failed) failed, "
+                    + "\(storeFailures) stores failed) in " + String(format: "%.1f ms", ms))
         }
         if progress.failed + progress.skipped > 0 {
             throw CLIError("\(progress.failed) failed and \(progress.skipped) skipped of \(progress.total) URLs")

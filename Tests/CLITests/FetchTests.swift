@@ -40,6 +40,24 @@ import WebImageTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("a.png"))) == Data("first image".utf8))
     }
 
+    @Test("names from the raw last segment: no escape, control character or name over 200 bytes; nothing replaced")
+    func hostileNamesStayInTheFolder() async throws {
+        let server = try NginxServer(files: ["badge.png": [UInt8](repeating: 7, count: 100)])
+        let output = try HostileOutputFolder()
+        let plugins = try PluginsFolder.make()
+        let result = try await WebImageProcess.run(
+            ["fetch", "--plugin-path", plugins.path, "-o", output.path] + output.urls(server))
+        // nginx refuses a NUL in a path (400): that URL fails and writes nothing.
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardOutput == "", "\(result.standardOutput)")
+        let names = [
+            ".._2f.._2fescape.png", "line_0abreak.png", "soh_01byte.png", "noextension",
+            String(repeating: "x", count: 200), "badge-2.png", "photo.JPG", "_2e_2e", "badge-3.png",
+        ]
+        try output.expectOnly(names)
+        for name in names { #expect(try output.bytes(name).count == 100, "\(name)") }
+    }
+
     @Test("URLs with one file name get -2, -3...: past names taken by earlier URLs and files already there")
     func repeatedNamesGetSuffixes() async throws {
         let input = try TemporaryDirectory()

@@ -75,6 +75,60 @@ import WebImageTestSupport
                 == Data(try Self.sample("landscape.jpg")))
     }
 
+    @Test(
+        "--output-dir: names from the raw last segment stay in the folder, end in the format's extension, replace nothing"
+    )
+    func outputDirectoryNamesFromHostileURLs() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let output = try HostileOutputFolder()
+        let urls = output.urls(server)
+        let result = try await get(
+            urls + ["--output-dir", output.path, "--cache-dir", try TemporaryDirectory().path, "--sequential"],
+            plugins: plugins)
+        // nginx refuses a NUL in a path (400): that URL fails and writes nothing.
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains("error: 1 of 10 URLs failed; first: \(urls[3]): "), "\(result.standardError)")
+        let names = [
+            ".._2f.._2fescape.png", "line_0abreak.png", "soh_01byte.png", "noextension.png",
+            String(repeating: "x", count: 200) + ".png", "badge-2.png", "photo.JPG", "_2e_2e.png", "badge-3.png",
+        ]
+        try output.expectOnly(names)
+        #expect(
+            result.outputLines.filter { $0.contains(" -> ") }.map { $0.components(separatedBy: " -> ").last }
+                == names.map { output.path + "/" + $0 })
+        let badge = try Self.sample("badge.png")
+        for name in names where name != "photo.JPG" { #expect(try output.bytes(name) == badge, "\(name)") }
+        #expect(try output.bytes("photo.JPG").starts(with: [0xFF, 0xD8, 0xFF]))
+    }
+
+    @Test("a read-only cache folder: the hit is served, the miss loaded and not stored, with one warning")
+    func readOnlyCache() async throws {
+        let server = try Self.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let badge = server.http + "/static/badge.png"
+        let landscape = server.http + "/static/landscape.jpg"
+        let first = try await get([badge, "--cache-dir", cache.path], plugins: plugins)
+        #expect(first.status == 0, "\(first.standardError)")
+        let readOnly = try MountedFolder.readOnlyView(of: cache.path)
+        for _ in 0..<2 {
+            let result = try await get(
+                [badge, landscape, "--cache-dir", readOnly.path, "--json", "--sequential"], plugins: plugins)
+            #expect(result.status == 0, "\(result.standardError)")
+            let reports = try objects(result)
+            #expect(reports.map { $0["cache_type"] as? String } == ["disk", "none"])
+            #expect(reports.map { $0["width"] as? Int } == [512, 1200])
+            #expect(
+                result.standardError
+                    == "warning: 1 stores to the cache failed, the first: cannot create a file in \(readOnly.path)/default: "
+                    + "Read-only file system\n")
+        }
+        #expect(server.requests(matching: "/static/badge.png", atLeast: 1).count == 1)
+        #expect(server.requests(matching: "/static/landscape.jpg", atLeast: 2).count == 2)
+    }
+
     @Test("--from: the arguments, then the file's URLs in order, a repeated one loaded twice (one download)")
     func urlsFromAFile() async throws {
         let server = try Self.server()
@@ -123,6 +177,33 @@ import WebImageTestSupport
         #expect(forty - two < 40 << 20, "2 URLs peaked at \(two) bytes, 40 at \(forty)")
     }
 
+    @Test(
+        "the flipped TestImage.png and the URL TestImage-Flip(h).png each keep their image across runs, in either order",
+        arguments: [true, false])
+    func transformedKeyNoURLSpells(flippedFirst: Bool) async throws {
+        let server = try NginxServer(files: [
+            "TestImage.png": try Self.sample("badge.png"), "TestImage-Flip(h).png": try Self.sample("landscape.jpg"),
+        ])
+        let plugins = try PluginsFolder.make()
+        let cache = try TemporaryDirectory()
+        let image = server.http + "/static/TestImage.png"
+        let lookalike = server.http + "/static/TestImage-Flip(h).png"
+        let runs = [[image, "--transform", "flip:h"], [lookalike]]
+        for run in 0..<2 {
+            for arguments in flippedFirst ? runs : runs.reversed() {
+                let result = try await get(arguments + ["--cache-dir", cache.path, "--json"], plugins: plugins)
+                #expect(result.status == 0, "\(result.standardError)")
+                let report = try #require(try objects(result).first)
+                let flipped = arguments.count > 1
+                #expect(report["key"] as? String == (flipped ? image + " Flip(h)" : lookalike))
+                #expect(report["cache_type"] as? String == (run == 0 ? "none" : "disk"))
+                #expect(report["width"] as? Int == (flipped ? 512 : 1200))
+                #expect(report["format"] as? String == (flipped ? "png" : "jpeg"))
+            }
+        }
+        #expect(server.requests(matching: "/static/TestImage", atLeast: 2).count == 2)
+    }
+
     @Test("thumbnail and transform: the key names both, the file is written in the extension's format")
     func thumbnailTransformOutput() async throws {
         let server = try Self.server()
@@ -138,7 +219,7 @@ import WebImageTestSupport
         #expect(result.status == 0, "\(result.standardError)")
         let report = try #require(try objects(result).first)
         #expect(report["width"] as? Int == 300 && report["height"] as? Int == 200)
-        #expect(report["key"] as? String == server.http + "/static/landscape-Thumbnail(300x300,1)-Flip(h).jpg")
+        #expect(report["key"] as? String == server.http + "/static/landscape.jpg Thumbnail(300x300,1) Flip(h)")
         let written = try Data(contentsOf: URL(fileURLWithPath: output.file("thumb.png")))
         #expect(Array(written.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
         #expect(report["bytes"] as? Int == written.count)

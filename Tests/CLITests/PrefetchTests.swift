@@ -16,6 +16,7 @@ import WebImageTestSupport
         let summary = try result.json()
         #expect(summary["total"] as? Int == 3 && summary["finished"] as? Int == 3)
         #expect(summary["skipped"] as? Int == 0 && summary["failed"] as? Int == 0)
+        #expect(summary["store_failures"] as? Int == 0)
         #expect(summary["ms"] is Double)
         let get = try await WebImageProcess.run(
             ["get", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--json", "--options", "from-cache-only"]
@@ -23,6 +24,29 @@ import WebImageTestSupport
         #expect(get.status == 0)
         #expect(get.outputLines.allSatisfy { $0.contains("\"cache_type\":\"disk\"") })
         #expect(server.requests(matching: "/static/", atLeast: 3).count == 3)
+    }
+
+    @Test("a full cache file system: every URL finished, the 5 stores that did not fit counted, one warning")
+    func fullFileSystem() async throws {
+        let server = try GetTests.server()
+        let plugins = try PluginsFolder.make()
+        let cache = try MountedFolder.tmpfs(bytes: 256 * 1024)
+        let urls = (0..<12).map { server.http + "/static/badge.png?i=\($0)" }
+        let result = try await WebImageProcess.run(
+            ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--json"] + urls)
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try result.json()
+        #expect(summary["total"] as? Int == 12 && summary["finished"] as? Int == 12 && summary["failed"] as? Int == 0)
+        // 64 pages of 4 KiB: `.index` takes one, each entry (30,213 bytes, its ETag and the
+        // 32-byte footer) eight, so 7 fit.
+        #expect(summary["store_failures"] as? Int == 5)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path + "/default")
+        #expect(entries.filter { !$0.hasPrefix(".") }.count == 7)
+        #expect(entries.filter { $0.hasPrefix(".tmp-") } == [])
+        #expect(
+            result.standardError
+                == "warning: 5 stores to the cache failed, the first: cannot write a cache entry in \(cache.path)/default: "
+                + "No space left on device\n")
     }
 
     @Test("a list file with a bad URL and a 404: skipped 1, failed 1, exit status 1")
@@ -124,7 +148,8 @@ import WebImageTestSupport
         #expect(plain.outputLines.count == 1)
         #expect(
             plain.outputLines.first?.range(
-                of: #"^3 of 3 prefetched \(0 skipped, 0 failed\) in [0-9]+\.[0-9] ms$"#, options: .regularExpression)
+                of: #"^3 of 3 prefetched \(0 skipped, 0 failed, 0 stores failed\) in [0-9]+\.[0-9] ms$"#,
+                options: .regularExpression)
                 != nil, "\(plain.standardOutput)")
     }
 }

@@ -30,6 +30,15 @@ import WebImageCore
         }
     }
 
+    /// Version 1 wrote transformed images under SDWebImage's keys, which a URL can spell.
+    @Test func anEntryOfTheEarlierFormatIsAMissAndIsRemoved() throws {
+        try expectRemoved(
+            try readAfter { handle, _ in
+                try handle.seek(toOffset: 1000 + 10 + 4)  // the footer's version byte
+                try handle.write(contentsOf: Data([1]))
+            })
+    }
+
     @Test func aFlippedByteInTheDataIsAMiss() throws {
         try expectRemoved(
             try readAfter { handle, _ in

@@ -73,7 +73,7 @@ import WebImageCore
         let result = try #require(
             try await fixture.cache.query("http://h/i.png", options: ImageCacheQuery(thumbnail: size)))
         #expect(result.image.width == 100 && result.image.height == 75)
-        #expect(fixture.cache.imageFromMemory(forKey: "http://h/i-Thumbnail(100x100,1).png")?.width == 100)
+        #expect(fixture.cache.imageFromMemory(forKey: "http://h/i.png Thumbnail(100x100,1)")?.width == 100)
         #expect(fixture.cache.imageFromMemory(forKey: "http://h/i.png") == nil)
         #expect(try fixture.disk.entry(forKey: "http://h/i.png")?.data == diskBytes)
     }

@@ -78,7 +78,7 @@ struct ImageManagerContextTests {
         let result = try await harness.manager.image(for: harness.url("photo.jpg"), context: context)
         #expect(result.image?.width == 100 && result.image?.height == 100)
         #expect(result.scale == 2)
-        #expect(result.cacheKey?.contains("Thumbnail(100x100,0)") == true)
+        #expect(result.cacheKey?.hasSuffix(" Thumbnail(100x100,0)") == true)
         var firstFrame = ImageContext()
         firstFrame.firstFrameOnly = true
         let still = try await harness.manager.image(for: harness.url("anim.gif"), context: firstFrame)

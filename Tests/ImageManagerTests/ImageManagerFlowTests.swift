@@ -238,6 +238,65 @@ struct ImageManagerFlowTests {
     }
 
     @Test(
+        "the flipped TestImage.png and the URL TestImage-Flip(h).png keep their own pixels, in either order, from memory and disk",
+        arguments: [true, false])
+    func transformedKeysNoURLSpells(flippedFirst: Bool) async throws {
+        let harness = try ManagerHarness()
+        try harness.replace("TestImage.png", with: harness.images["icon.png"]!)
+        try harness.replace("TestImage-Flip(h).png", with: harness.images["wide.png"]!)
+        let coders = harness.manager.coders
+        let flip = FlippingTransformer(horizontal: true, vertical: false)
+        let flipped = try flip.transform(try coders.decode(harness.images["icon.png"]!).pixels).packedBytes()
+        let plain = try coders.decode(harness.images["wide.png"]!).pixels.packedBytes()
+        var context = ImageContext()
+        context.transformer = flip
+        /// Loads both through `manager` in the order of the test, each with its own pixels.
+        func loadBoth(_ manager: ImageManager, from cacheType: ImageCacheType) async throws {
+            for loadsFlipped in flippedFirst ? [true, false] : [false, true] {
+                let result =
+                    loadsFlipped
+                    ? try await manager.image(
+                        for: harness.url("TestImage.png"), options: .waitStoreCache, context: context)
+                    : try await manager.image(for: harness.url("TestImage-Flip(h).png"), options: .waitStoreCache)
+                let image = try #require(result.image)
+                #expect(result.cacheType == cacheType)
+                #expect(
+                    result.cacheKey
+                        == (loadsFlipped
+                            ? harness.url("TestImage.png").absoluteString + " Flip(h)"
+                            : harness.url("TestImage-Flip(h).png").absoluteString))
+                #expect([image.width, image.height] == (loadsFlipped ? [64, 48] as [Int] : [200, 100]))
+                #expect(image.pixels.packedBytes() == (loadsFlipped ? flipped : plain))
+            }
+        }
+        try await loadBoth(harness.manager, from: .none)
+        try await loadBoth(harness.manager, from: .memory)
+        try await loadBoth(try harness.makeManager(), from: .disk)
+        #expect(harness.requests("TestImage.png", atLeast: 1).count == 1)
+        #expect(harness.requests("TestImage-Flip(h).png", atLeast: 1).count == 1)
+    }
+
+    @Test(
+        "over a read-only disk cache: the hit is served, the miss delivered, its failed store counted with the reason")
+    func failedStoresAreCounted() async throws {
+        let harness = try ManagerHarness()
+        _ = try await harness.manager.image(for: harness.url("icon.png"), options: .waitStoreCache)
+        let readOnly = try MountedFolder.readOnlyView(of: harness.cacheFolder.path)
+        var cacheConfiguration = ImageCacheConfiguration()
+        cacheConfiguration.directory = readOnly.path
+        let manager = try ImageManager(host: harness.host, cacheConfiguration: cacheConfiguration)
+        let hit = try await manager.image(for: harness.url("icon.png"), options: .waitStoreCache)
+        #expect(hit.cacheType == .disk && hit.image?.width == 64)
+        #expect(manager.counters.storeFailures == 0 && manager.counters.firstStoreFailure == nil)
+        let miss = try await manager.image(for: harness.url("photo.jpg"), options: .waitStoreCache)
+        #expect(miss.cacheType == .none && miss.image?.width == 640)
+        #expect(manager.counters.storeFailures == 1)
+        #expect(
+            manager.counters.firstStoreFailure
+                == CacheError(.ioError, "cannot create a file in \(readOnly.path)/default: Read-only file system"))
+    }
+
+    @Test(
         "a transformer runs after decoding; the result is stored under the transformed key, the original on disk only")
     func transformAndStore() async throws {
         let harness = try ManagerHarness()

@@ -151,7 +151,7 @@ struct ImageManagerOptionsTests {
         let key = url.absoluteString
         let first = try await harness.manager.image(for: url, options: [.decodeFirstFrameOnly, .waitStoreCache])
         #expect(first.cacheKey == CacheKeys.firstFrameKey(key))
-        #expect(first.cacheKey == "\(harness.nginx.http)/static/anim-FirstFrame.gif")
+        #expect(first.cacheKey == "\(harness.nginx.http)/static/anim.gif FirstFrame")
         #expect(first.frameCount == 1 && first.image?.traits.contains(.animated) == false)
         #expect(harness.imageCache().imageFromMemory(forKey: key) == nil)
 

@@ -82,8 +82,8 @@ import WebImageTestSupport
         ])
         #expect(pipeline.transformerKey == "Flip(h)-effects.sepia(50)")
         #expect(
-            TransformerCacheKey.transformed("http://x/image.png?a=b", transformerKey: pipeline.transformerKey)
-                == "http://x/image-Flip(h)-effects.sepia(50).png?a=b")
+            CacheKeys.transformedKey("http://x/image.png?a=b", transformerKey: pipeline.transformerKey)
+                == "http://x/image.png?a=b Flip(h)-effects.sepia(50)")
     }
 
     @Test(arguments: [

@@ -62,24 +62,6 @@ import Testing
     }
 }
 
-@Suite struct TransformerCacheKeyTests {
-    @Test(
-        arguments: [
-            ("image.png", "Flip(h)-Rotate(90,fit)", "image-Flip(h)-Rotate(90,fit).png"),
-            (
-                "https://example.com/a/photo.jpg?size=2#top", "Blur(4)",
-                "https://example.com/a/photo-Blur(4).jpg?size=2#top"
-            ),
-            ("https://example.com/a.b/photo", "Blur(4)", "https://example.com/a.b/photo-Blur(4)"),
-            ("/images/.hidden", "Tint(#FF0000FF)", "/images/.hidden-Tint(#FF0000FF)"),
-            ("name.", "Flip(v)", "name.-Flip(v)"),
-            ("image.png", "", "image.png"),
-        ])
-    func transformerKeyGoesBeforeTheExtension(key: String, transformerKey: String, expected: String) {
-        #expect(TransformerCacheKey.transformed(key, transformerKey: transformerKey) == expected)
-    }
-}
-
 @Suite struct RGBAColorTests {
     @Test func parsesSixAndEightDigitsInEitherCase() throws {
         #expect(try RGBAColor(hex: "#ff8000") == RGBAColor(red: 255, green: 128, blue: 0, alpha: 255))

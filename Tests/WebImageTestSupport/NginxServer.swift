@@ -191,6 +191,9 @@ public final class NginxServer: @unchecked Sendable {
                 location = /loop { return 302 /loop; }
                 location = /error { return 500 "boom"; }
                 location = /unavailable { return 503 "later"; }
+                # `/as/NAME/ANY...`: the static file NAME whatever path follows it, so a test
+                # picks a URL's last segment (`..%2f`, `%0a`...) and still gets an image.
+                location /as/ { rewrite ^/as/([^/]+)/ /static/$1 break; }
                 location /slow/ {
                     alias \(folder)/www/static/;
                     limit_rate 20k;

@@ -46,6 +46,11 @@ typedef struct entry_footer {
 _Static_assert(sizeof(entry_footer) == DISK_CACHE_FOOTER_SIZE, "footer size");
 
 static const char footer_magic[4] = {'W', 'I', 'M', 'C'};
+/** The footer's version: 2 since transformed images are stored under keys no URL spells (a
+    version 1 entry may be a transformed image under the key of another URL). */
+enum { footer_version = 2 };
+/** The reason of an entry whose footer has an earlier version: removed without a warning. */
+static const char earlier_format[] = "written by an earlier cache format";
 static const char extended_attribute[] = "user.webimage.extended";
 
 static uint64_t checksum(const uint8_t *bytes, size_t size, const uint8_t *extended, size_t extended_size) {
@@ -134,7 +139,7 @@ static webimage_status write_temporary(disk_cache *cache, const char *temporary,
     entry_footer footer;
     memset(&footer, 0, sizeof(footer));
     memcpy(footer.magic, footer_magic, sizeof(footer_magic));
-    footer.version = 1;
+    footer.version = footer_version;
     footer.payload_length = size;
     footer.extended_length = extended_size;
     footer.checksum = checksum(bytes, size, extended, extended_size);
@@ -274,8 +279,9 @@ uint64_t disk_cache_checksums_on_this_thread(void) { return checksums_on_this_th
  */
 static const char *verify(int fd, const entry_footer *footer, webimage_buffer *data, uint64_t stored,
                           webimage_buffer *extended, bool already_verified, bool *hashed) {
-    if (memcmp(footer->magic, footer_magic, sizeof(footer_magic)) != 0 || footer->version != 1)
+    if (memcmp(footer->magic, footer_magic, sizeof(footer_magic)) != 0 || footer->version > footer_version)
         return "no entry footer";
+    if (footer->version < footer_version) return earlier_format;
     uint64_t inline_extended = footer->flags == extended_inline ? footer->extended_length : 0;
     if (footer->flags > extended_in_xattr || (footer->flags == 0 && footer->extended_length != 0))
         return "unknown footer flags";
@@ -339,6 +345,13 @@ webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool 
     }
     if (!reason && hashed && footer.flags != extended_in_xattr)
         disk_cache_verified_insert(verified, name, &status, ticket, 0);
+    if (reason == earlier_format) {
+        close(fd);
+        host_free(data);
+        host_free(extended);
+        if (writable) remove_if_unchanged(cache, name, &status);
+        return webimage_fail(error, WEBIMAGE_STATUS_NOT_FOUND, earlier_format);
+    }
     if (!reason && cache->config.max_age > 0 &&
         disk_cache_entry_time(directory_fd, name, &status, cache->config.expire_type) <
             disk_cache_now_ns() - (int64_t)cache->config.max_age * 1000000000) {

@@ -67,6 +67,8 @@ static webimage_status write_header(disk_cache *cache, uint32_t dirty, webimage_
 }
 
 webimage_status disk_cache_lock(disk_cache *cache, webimage_error *error) {
+    if (cache->read_only)
+        return webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "the cache %s is read-only", cache->path);
     pthread_mutex_lock(&cache->lock_mutex);
     while (flock(cache->lock_fd, LOCK_EX) != 0) {
         if (errno == EINTR) continue;

@@ -57,6 +57,9 @@ struct webimage_disk_cache_instance {
     /** Totals while the lock is held. */
     uint64_t count;
     uint64_t bytes;
+    /** The folder refused `.lock` (a read-only mount, no write permission): entries are read
+        as from a read-only path, and everything that locks (writes, removals, totals) fails. */
+    bool read_only;
 };
 
 typedef struct webimage_disk_cache_instance disk_cache;

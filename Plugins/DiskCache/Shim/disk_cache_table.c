@@ -91,13 +91,14 @@ static webimage_status open_cache(const webimage_config *config, disk_cache **ou
             cache->lock_fd = openat(cache->directory_fd, ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (cache->lock_fd >= 0)
             cache->index_fd = openat(cache->directory_fd, ".index", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (cache->index_fd < 0)
+        else if (cache->directory_fd >= 0 && (errno == EROFS || errno == EACCES)) cache->read_only = true;
+        if (cache->index_fd < 0 && !cache->read_only)
             status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot open the cache directory %s: %s",
                                     cache->path, strerror(errno));
     }
     if (status == WEBIMAGE_STATUS_OK) cache->verified = disk_cache_verified_open(cache->path);
-    if (status == WEBIMAGE_STATUS_OK) status = disk_cache_lock(cache, error);
-    if (status == WEBIMAGE_STATUS_OK) {
+    if (status == WEBIMAGE_STATUS_OK && !cache->read_only) status = disk_cache_lock(cache, error);
+    if (status == WEBIMAGE_STATUS_OK && !cache->read_only) {
         status = disk_cache_rescan(cache, error);
         disk_cache_unlock(cache);
     }
@@ -118,7 +119,7 @@ static webimage_status read_entry(disk_cache *cache, const char *key, size_t key
     char name[DISK_CACHE_NAME_CAPACITY];
     webimage_status status = name_of(key, key_length, name, error);
     if (status != WEBIMAGE_STATUS_OK) return status;
-    status = disk_cache_read_entry(cache, cache->directory_fd, true, name, data, extended, error);
+    status = disk_cache_read_entry(cache, cache->directory_fd, !cache->read_only, name, data, extended, error);
     for (size_t i = 0; status == WEBIMAGE_STATUS_NOT_FOUND && i < cache->config.read_only_count; i++) {
         int directory_fd = open(cache->config.read_only_paths[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (directory_fd < 0) continue;

@@ -1,29 +1,22 @@
 import Foundation
 
-/// Cache keys of transformed images and thumbnails, by SDWebImage's rules
-/// (`SDTransformedKeyForKey`, `SDThumbnailedKeyForKey`).
+/// Cache keys of transformed images, thumbnails and first frames: the key, a space, then the
+/// transformer key (`http://foo/image.png?a=b` with `Flip(h)` → `http://foo/image.png?a=b Flip(h)`).
+///
+/// No URL spells such a key: a URL's string (`URL.absoluteString`, the key of a URL without a
+/// ``CacheKeyFilter``) never holds a space, so a transformed image and the image of another
+/// URL never share an entry. SDWebImage's rule (`SDTransformedKeyForKey`: `-Flip(h)` before
+/// the path extension) gives the flipped `image.png` the key of the URL `image-Flip(h).png`
+/// on the same site, whose server could then poison it. Keys made by a ``CacheKeyFilter`` or
+/// given to the cache directly are the caller's: one with a space can meet a transformed key.
 public enum CacheKeys {
-    /// The key of `key` transformed by the transformer named `transformerKey`: the transformer
-    /// key goes before the path extension of a URL's path with `-` as separator, and the
-    /// query and fragment stay (`http://foo/image.png?a=b#c` → `http://foo/image-T.png?a=b#c`);
-    /// a file URL or a plain key with an extension gets it before the extension
-    /// (`/a/image.png` → `/a/image-T.png`); a key without an extension gets `-T` at the end.
+    /// What separates a key from the transformer key added to it: a space.
+    public static let transformerKeySeparator = " "
+
+    /// The key of `key` transformed by the transformer named `transformerKey`: `key`, a space,
+    /// `transformerKey` (`image.png` → `image.png T`); `key` itself when `transformerKey` is empty.
     public static func transformedKey(_ key: String, transformerKey: String) -> String {
-        if let url = URL(string: key), url.scheme != nil, !url.isFileURL,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        {
-            let path = components.path as NSString
-            let pathExtension = path.pathExtension
-            if !pathExtension.isEmpty {
-                components.path = path.deletingPathExtension + "-" + transformerKey + "." + pathExtension
-                if let transformed = components.string { return transformed }
-            }
-            return key + "-" + transformerKey
-        }
-        let plain = key as NSString
-        let pathExtension = URL(string: key)?.pathExtension ?? plain.pathExtension
-        guard !pathExtension.isEmpty, key.hasSuffix("." + pathExtension) else { return key + "-" + transformerKey }
-        return String(key.dropLast(pathExtension.count + 1)) + "-" + transformerKey + "." + pathExtension
+        transformerKey.isEmpty ? key : key + transformerKeySeparator + transformerKey
     }
 
     /// The transformer key that names a thumbnail: `Thumbnail(<width>x<height>,<1 or 0>)`, the

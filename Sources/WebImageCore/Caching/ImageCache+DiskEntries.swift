@@ -25,15 +25,19 @@ extension ImageCache {
 
     /// Queues the store of encoded `bytes` (stored as they are, without a copy into `Data`)
     /// and `extendedData` (nil: none) on disk for `key` on the I/O queue and returns at once;
-    /// `completion` runs on that queue once the store ended (a failed store is dropped, as a
-    /// background store's is).
+    /// `completion` runs on that queue once the store ended, with its error or nil.
     func storeInBackground(
-        bytes: [UInt8], extendedData: Data?, forKey key: String, completion: @escaping @Sendable () -> Void
+        bytes: [UInt8], extendedData: Data?, forKey key: String,
+        completion: @escaping @Sendable (CacheError?) -> Void
     ) {
         let disk = disk
         ioQueue.async {
-            _ = try? disk.store(bytes: bytes, extendedData: extendedData, forKey: key)
-            completion()
+            do throws(CacheError) {
+                try disk.store(bytes: bytes, extendedData: extendedData, forKey: key)
+                completion(nil)
+            } catch {
+                completion(error)
+            }
         }
     }
 

@@ -99,7 +99,7 @@ extension ImageManager {
     /// the base key with the response's validators as extended data
     /// (``ImageCaching/storeData(_:extendedData:forKey:)``); in the store cache type, or the
     /// original store cache type when a transformer runs. Failures are not the request's: they
-    /// are ignored.
+    /// are counted (``PipelineCounters/storeFailures``).
     ///
     /// When ``storesOriginalWithoutTask(_:)``, the downloaded bytes themselves (not a copy) are
     /// queued for the disk on the cache's I/O queue and counted as background work until
@@ -115,7 +115,9 @@ extension ImageManager {
             if let imageCache = cache as? ImageCache {
                 imageCache.storeInMemory(image, forKey: originalKey)
             } else {
-                try? await cache.store(image, data: nil, forKey: originalKey, cacheType: .memory)
+                await countingFailure {
+                    try await cache.store(image, data: nil, forKey: originalKey, cacheType: .memory)
+                }
             }
         }
         guard type.includesDisk else { return }
@@ -124,8 +126,10 @@ extension ImageManager {
             // The downloaded bytes go to the disk cache as they are, without a copy.
             counters.countStore()
             let background = background
+            let counters = counters
             background.begin()
-            imageCache.storeInBackground(bytes: download.data, extendedData: extendedData, forKey: baseKey) {
+            imageCache.storeInBackground(bytes: download.data, extendedData: extendedData, forKey: baseKey) { error in
+                if let error { counters.countStoreFailure(error) }
                 background.end()
             }
             return
@@ -136,7 +140,7 @@ extension ImageManager {
         }
         guard let bytes else { return }
         counters.countStore()
-        try? await cache.storeData(bytes, extendedData: extendedData, forKey: baseKey)
+        await countingFailure { try await cache.storeData(bytes, extendedData: extendedData, forKey: baseKey) }
     }
 
     /// True when the flow stores the original itself, without a task, before completing: an
@@ -158,7 +162,7 @@ extension ImageManager {
             if let imageCache = cache as? ImageCache {
                 imageCache.storeInMemory(image, forKey: key)
             } else {
-                try? await cache.store(image, data: nil, forKey: key, cacheType: .memory)
+                await countingFailure { try await cache.store(image, data: nil, forKey: key, cacheType: .memory) }
             }
         }
         guard type.includesDisk else { return }
@@ -174,12 +178,21 @@ extension ImageManager {
         counters.countStore()
         if let bytes {
             if let imageCache = cache as? ImageCache {
-                try? await imageCache.storeData(bytes, extendedData: nil, forKey: key)
+                await countingFailure { try await imageCache.storeData(bytes, extendedData: nil, forKey: key) }
             } else {
-                try? await cache.store(nil, data: bytes, forKey: key, cacheType: .disk)
+                await countingFailure { try await cache.store(nil, data: bytes, forKey: key, cacheType: .disk) }
             }
         } else {
-            try? await cache.store(image, data: nil, forKey: key, cacheType: .disk)
+            await countingFailure { try await cache.store(image, data: nil, forKey: key, cacheType: .disk) }
+        }
+    }
+
+    /// Runs a store; its failure is counted (``PipelineCounters/countStoreFailure(_:)``), not thrown.
+    private func countingFailure(_ store: () async throws -> Void) async {
+        do {
+            try await store()
+        } catch {
+            counters.countStoreFailure(error)
         }
     }
 }

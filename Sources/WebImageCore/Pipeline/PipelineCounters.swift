@@ -9,6 +9,8 @@ public final class PipelineCounters: Sendable {
     private let transformCount = Atomic<Int>(0)
     private let storeCount = Atomic<Int>(0)
     private let cacheQueryCount = Atomic<Int>(0)
+    private let storeFailureCount = Atomic<Int>(0)
+    private let firstStoreError = Mutex<CacheError?>(nil)
 
     init() {}
 
@@ -31,4 +33,17 @@ public final class PipelineCounters: Sendable {
     func countTransform() { transformCount.add(1, ordering: .relaxed) }
     func countStore() { storeCount.add(1, ordering: .relaxed) }
     func countCacheQuery() { cacheQueryCount.add(1, ordering: .relaxed) }
+
+    /// Stores that failed (a full or read-only file system, an entry over the cache's limit...),
+    /// each also counted in ``stores``. A failed store is not the request's failure: the image
+    /// is delivered and the next request for it loads it again.
+    public var storeFailures: Int { storeFailureCount.load(ordering: .relaxed) }
+    /// Why the first failed store failed; nil while none has.
+    public var firstStoreFailure: CacheError? { firstStoreError.withLock { $0 } }
+
+    func countStoreFailure(_ error: any Error) {
+        let cacheError = error as? CacheError ?? CacheError(.internalError, "\(error)")
+        firstStoreError.withLock { first in first = first ?? cacheError }
+        storeFailureCount.add(1, ordering: .relaxed)
+    }
 }

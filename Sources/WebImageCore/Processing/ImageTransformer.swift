@@ -8,7 +8,7 @@
 public protocol ImageTransformer: Sendable {
     /// Names the transformation and its parameters, for example `Blur(10)`.
     ///
-    /// It is appended to cache keys (see ``TransformerCacheKey``), so it is stable across
+    /// It is appended to cache keys (see ``CacheKeys/transformedKey(_:transformerKey:)``), so it is stable across
     /// runs and differs whenever the output would.
     var transformerKey: String { get }
 
