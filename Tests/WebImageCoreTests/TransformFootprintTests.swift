@@ -90,11 +90,12 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    budget.withReservation(600, tooLarge: { _ in fatalError("fits") }) { () -> Void in
+                    let job = { () throws(CancellationError) -> Void in
                         jobs.start()
                         usleep(20_000)
                         jobs.end()
                     }
+                    try? budget.withReservation(600, orThrow: CancellationError(), job)
                 }
             }
         }

@@ -20,16 +20,14 @@ extension CodersManager {
         var bytesHeld = TransformFootprint.bytes(
             width: info.width, height: info.height, bytesPerPixel: options.pixelFormat.bytesPerPixel)
         if options.maxByteCount > 0 { bytesHeld = min(bytesHeld, options.maxByteCount) }
-        return try budget.withReservation(
-            bytesHeld,
-            tooLarge: { budget -> any Error in
-                ImageCodingError(
-                    .tooLarge,
-                    "image too large: decoding \(info.width)×\(info.height) pixels needs up to \(bytesHeld) bytes, over "
-                        + "the limit of \(budget) bytes for everything running at once "
-                        + "(\(ConcurrentByteBudget.environmentVariable))")
-            }
-        ) { try decode(bytes, coder: coder, options: options) }
+        let overBudget: any Error = ImageCodingError(
+            .tooLarge,
+            "image too large: decoding \(info.width)×\(info.height) pixels needs up to \(bytesHeld) bytes, over "
+                + "the limit of \(budget.byteCount) bytes for everything running at once "
+                + "(\(ConcurrentByteBudget.environmentVariable))")
+        return try budget.withReservation(bytesHeld, orThrow: overBudget) {
+            try decode(bytes, coder: coder, options: options)
+        }
     }
 
     /// ``decode(_:options:)`` with the coder chosen, outside the concurrent budget.

@@ -50,13 +50,13 @@ public final class ConcurrentByteBudget: Sendable {
 
     /// Runs `body` holding `bytes` of the budget: waits while other jobs hold too much of it,
     /// and gives the bytes back when `body` returns or throws. 0 bytes run at once.
-    /// - Throws: `tooLarge(budget)` without running `body` when `bytes` exceeds the whole
-    ///   budget, else what `body` throws.
+    /// - Throws: `tooLarge` without running `body` when `bytes` exceeds the whole budget
+    ///   (``byteCount``), else what `body` throws.
     public func withReservation<Value, Failure: Error>(
-        _ bytes: Int, tooLarge: (_ budget: Int) -> Failure, _ body: () throws(Failure) -> Value
+        _ bytes: Int, orThrow tooLarge: @autoclosure () -> Failure, _ body: () throws(Failure) -> Value
     ) throws(Failure) -> Value {
         guard bytes > 0 else { return try body() }
-        guard bytes <= byteCount else { throw tooLarge(byteCount) }
+        guard bytes <= byteCount else { throw tooLarge() }
         condition.lock()
         while reserved + bytes > byteCount { condition.wait() }
         reserved += bytes

@@ -49,14 +49,14 @@ extension ImageTransformer {
         let footprint = try checkedFootprint(
             width: image.width, height: image.height, format: image.format, limits: limits)
         guard let budget = limits.concurrentBudget else { return try transform(image) }
-        return try budget.withReservation(
-            footprint.byteCount,
-            tooLarge: {
-                tooLarge(
-                    width: image.width, height: image.height, needs: footprint.byteCount,
-                    limit: "\($0) bytes for everything running at once (\(ConcurrentByteBudget.environmentVariable))")
-            }
-        ) { () throws(ImageTransformError) in try transform(image) }
+        let overBudget = tooLarge(
+            width: image.width, height: image.height, needs: footprint.byteCount,
+            limit:
+                "\(budget.byteCount) bytes for everything running at once (\(ConcurrentByteBudget.environmentVariable))"
+        )
+        return try budget.withReservation(footprint.byteCount, orThrow: overBudget) { () throws(ImageTransformError) in
+            try transform(image)
+        }
     }
 
     /// ``transform(_:)-(DecodedImage)`` checked against `limits`, as ``transform(_:limits:)``.
