@@ -113,15 +113,16 @@ struct ConvertCommand: PluginHostCommand {
         if let frame = frame ?? (info.frameCount > 1 && !outputFormat.capabilities.contains(.encodeAnimation) ? 0 : nil)
         {
             let decoded = try decodeStill(frame: frame, bytes: bytes, info: info, manager: manager, options: options)
-            let image = try transform(decoded.pixels, with: pipeline)
+            let image = try transform(decoded.pixels, with: pipeline, options: options)
             converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)
         } else if info.frameCount > 1, outputFormat.capabilities.contains(.encodeAnimation) {
             let animation = try manager.convertAnimation(
                 try manager.openAnimation(bytes), decodeOptions: options, encodeOptions: encodeOptions
-            ) { try transform($0, with: pipeline) }
+            ) { try transform($0, with: pipeline, options: options) }
             converted = (animation.data, animation.width, animation.height, animation.frameCount)
         } else {
-            let image = try transform(try manager.decode(bytes, options: options).pixels, with: pipeline)
+            let image = try transform(
+                try manager.decode(bytes, options: options).pixels, with: pipeline, options: options)
             converted = (try manager.encode(image, options: encodeOptions), image.width, image.height, 1)
         }
         try write(converted.bytes)
@@ -140,10 +141,13 @@ struct ConvertCommand: PluginHostCommand {
                 + "\(output) (\(outputFormat.name) \(converted.width)x\(converted.height)\(frames))\(transformed)")
     }
 
-    /// `pixels` through `pipeline`, a transformer's failure reported as one error line.
-    private func transform(_ pixels: PixelBuffer, with pipeline: TransformerPipeline) throws -> PixelBuffer {
+    /// `pixels` through `pipeline` within the decode's byte limits (refused before anything
+    /// is allocated when over them), a transformer's failure reported as one error line.
+    private func transform(
+        _ pixels: PixelBuffer, with pipeline: TransformerPipeline, options: DecodeOptions
+    ) throws -> PixelBuffer {
         do {
-            return try pipeline.transform(pixels)
+            return try pipeline.transform(pixels, limits: TransformLimits(options))
         } catch {
             throw CLIError("cannot transform '\(input)' with \(pipeline.transformerKey): \(error.message)")
         }

@@ -50,11 +50,20 @@ enum PluginText {
         ]
     }
 
-    /// Every takeover attempt as a one-line warning naming the plugin and what it tried to take.
-    static func warnings(_ refusals: [PluginRefusal]) -> [String] {
-        refusals.filter(\.isWarning).map {
+    /// Every takeover attempt as a one-line warning naming the plugin and what it tried to
+    /// take, then the host's warnings (libraries outside a trusted folder, overlapping trusted plugins).
+    static func warnings(_ host: PluginHost) -> [String] {
+        host.refusals.filter(\.isWarning).map {
             "warning: plugin '\($0.plugin.name)' (\($0.plugin.manifestPath)): \($0.detail)"
-        }
+        } + host.warnings.map { "warning: \($0)" }
+    }
+
+    /// A host warning on two lines: `warning: <plugin>: <detail>`, then its manifest indented.
+    static func warningLines(_ warning: PluginWarning, indent: String = "") -> [String] {
+        [
+            indent + "warning: \(warning.plugin.name): \(warning.detail)",
+            indent + "  manifest: \(warning.plugin.manifestPath)",
+        ]
     }
 
     /// Comma-separated items, or `none`.

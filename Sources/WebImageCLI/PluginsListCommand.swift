@@ -31,14 +31,14 @@ struct PluginsListCommand: PluginHostCommand {
     }
 
     func run() throws {
-        let host = pluginOptions.makeHost()
+        let host = pluginOptions.makeHost(reportingOverlaps: false)
         let faults = host.faults
         if json {
             try JSONOutput.print(
                 Report(
                     searchPath: host.searchPath.directories, trustedFolders: host.searchPath.trustedDirectories,
                     plugins: host.plugins.map(ManifestReport.init), refused: host.refusals.map(RefusalReport.init),
-                    warnings: PluginText.warnings(host.refusals), faults: faults.map(FaultReport.init)))
+                    warnings: PluginText.warnings(host), faults: faults.map(FaultReport.init)))
             return
         }
         print("Search path:")
@@ -55,6 +55,10 @@ struct PluginsListCommand: PluginHostCommand {
         if !host.refusals.isEmpty {
             print("\nRefused (\(host.refusals.count)):")
             for line in host.refusals.flatMap({ PluginText.refusalLines($0, indent: "  ") }) { print(line) }
+        }
+        if !host.warnings.isEmpty {
+            print("\nWarnings (\(host.warnings.count)):")
+            for line in host.warnings.flatMap({ PluginText.warningLines($0, indent: "  ") }) { print(line) }
         }
         if !faults.isEmpty {
             print("\nFaults (\(faults.count)):")

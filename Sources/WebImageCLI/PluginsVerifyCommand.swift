@@ -6,7 +6,8 @@ import WebImageCore
 /// Each plugin is opened in a child process first, so an entry function that crashes or
 /// hangs is reported as a fault and never run in this process. Plugins the policy refuses
 /// are never loaded: takeover attempts are shown as warnings (`WARN`), the others as denied
-/// (`DENY`). Exits with status 1 when there is any fault (from manifests or from loading);
+/// (`DENY`); libraries of trusted folders that lie elsewhere and overlapping trusted plugins
+/// are warnings (`WARN`) too. Exits with status 1 when there is any fault (from manifests or from loading);
 /// refusals alone leave the status 0.
 struct PluginsVerifyCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +42,7 @@ struct PluginsVerifyCommand: PluginHostCommand {
     }
 
     func run() throws {
-        let host = pluginOptions.makeHost()
+        let host = pluginOptions.makeHost(reportingOverlaps: false)
         let manifestFaults = host.faults
         let faults = host.verify()
         let statuses = host.plugins.map { (plugin: $0, fault: host.openFault(of: $0.name)) }
@@ -54,18 +55,19 @@ struct PluginsVerifyCommand: PluginHostCommand {
                             name: $0.plugin.name, version: $0.plugin.manifest.version, library: $0.plugin.libraryPath,
                             status: $0.fault == nil ? "ok" : "fault", fault: $0.fault.map(FaultReport.init))
                     },
-                    refused: host.refusals.map(RefusalReport.init), warnings: PluginText.warnings(host.refusals),
+                    refused: host.refusals.map(RefusalReport.init), warnings: PluginText.warnings(host),
                     faults: faults.map(FaultReport.init)))
         } else {
             printText(
-                statuses: statuses, manifestFaults: manifestFaults, refusals: host.refusals, total: faults.count)
+                statuses: statuses, manifestFaults: manifestFaults, refusals: host.refusals, warnings: host.warnings,
+                total: faults.count)
         }
         if !faults.isEmpty { throw ExitCode(CLIError.failureStatus) }
     }
 
     private func printText(
         statuses: [(plugin: DiscoveredPlugin, fault: PluginFault?)], manifestFaults: [PluginFault],
-        refusals: [PluginRefusal], total: Int
+        refusals: [PluginRefusal], warnings: [PluginWarning], total: Int
     ) {
         if statuses.isEmpty && manifestFaults.isEmpty && refusals.isEmpty {
             print("No plugins found in: \(PluginText.list(pluginOptions.searchPath.directories))")
@@ -84,8 +86,12 @@ struct PluginsVerifyCommand: PluginHostCommand {
             print("\(refusal.isWarning ? "WARN  " : "DENY  ")\(refusal.plugin.name): \(refusal.detail)")
             print("        manifest: \(refusal.plugin.manifestPath)")
         }
+        for warning in warnings {
+            print("WARN  \(warning.plugin.name): \(warning.detail)")
+            print("        manifest: \(warning.plugin.manifestPath)")
+        }
         let okCount = statuses.filter { $0.fault == nil }.count
-        let warningCount = refusals.filter(\.isWarning).count
+        let warningCount = refusals.filter(\.isWarning).count + warnings.count
         let deniedCount = refusals.count - warningCount
         print(
             "\(okCount) ok, \(total) \(total == 1 ? "fault" : "faults")"

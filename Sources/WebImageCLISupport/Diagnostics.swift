@@ -48,6 +48,11 @@ public enum Diagnostics {
         writeToStandardError("error: \(singleLine(message))\n")
     }
 
+    /// Writes `warning: <message>` as one line on standard error.
+    public static func printWarning(_ message: String) {
+        writeToStandardError("warning: \(singleLine(message))\n")
+    }
+
     /// Writes `note: <message>` as one line on standard error.
     public static func printNote(_ message: String) {
         writeToStandardError("note: \(singleLine(message))\n")

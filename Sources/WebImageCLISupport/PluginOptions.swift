@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import WebImageCore
 
 /// Options every command takes: where to look for plugins, which of them may be opened,
@@ -45,6 +46,12 @@ public struct PluginOptions: ParsableArguments {
     @Flag(help: "Print plugin and coder warnings to standard error.")
     public var verbose = false
 
+    @Flag(
+        help:
+            "Open plugins whose folder or library is group- or world-writable or owned by another user (as WEBIMAGE_PLUGIN_ALLOW_INSECURE=1)."
+    )
+    public var allowInsecurePlugins = false
+
     public init() {}
 
     public func validate() throws {
@@ -61,7 +68,9 @@ public struct PluginOptions: ParsableArguments {
 
     /// The allow, deny and override lists of the options joined with the environment's.
     public var policy: PluginPolicy {
-        .standard(allowedPlugins: allowedPlugins, deniedPlugins: deniedPlugins, overridesAllowed: overridesAllowed)
+        .standard(
+            allowedPlugins: allowedPlugins, deniedPlugins: deniedPlugins, overridesAllowed: overridesAllowed,
+            allowsInsecurePermissions: allowInsecurePlugins)
     }
 
     /// The isolation the options ask for.
@@ -76,10 +85,21 @@ public struct PluginOptions: ParsableArguments {
     }
 
     /// A host that has read the manifests of the search path and applied the policy (no
-    /// library is opened).
-    public func makeHost() -> PluginHost {
-        PluginHost(searchPath: searchPath, policy: policy, isolation: pluginIsolation)
+    /// library is opened). With `reportingOverlaps` (the default; the `plugins` commands
+    /// report them themselves) each overlap between trusted plugins is printed once as a
+    /// `warning:` line on standard error.
+    public func makeHost(reportingOverlaps: Bool = true) -> PluginHost {
+        let host = PluginHost(searchPath: searchPath, policy: policy, isolation: pluginIsolation)
+        if reportingOverlaps && !Self.overlapsReported.exchange(true, ordering: .relaxed) {
+            for warning in host.warnings where warning.kind == .trustedOverlap {
+                Diagnostics.printWarning("\(warning)")
+            }
+        }
+        return host
     }
+
+    /// Set once the overlaps were printed: a command that makes several hosts prints them once.
+    private static let overlapsReported = Atomic<Bool>(false)
 
     /// A coders manager with every coder plugin of the search path registered.
     public func makeCodersManager() -> CodersManager {

@@ -11,6 +11,55 @@ public enum HostileImages {
             + pngChunk("IDAT", [0x78, 0x9C, 0x63, 0x00, 0x00]) + pngChunk("IEND", [])
     }
 
+    /// A complete, valid 8-bit grayscale PNG of `width` × `height` black pixels whose
+    /// deflate stream repeats one 258-byte match (fixed Huffman codes, 13 bits a match): a
+    /// 9999 × 9999 image is 630,087 bytes and decodes to 400 MB of RGBA8. `seed` (0-255)
+    /// changes one byte of an ancillary chunk, so files of the same size can differ.
+    public static func blankPNG(width: UInt32, height: UInt32, seed: UInt8 = 0) -> [UInt8] {
+        let rawByteCount = (Int(width) + 1) * Int(height)  // a filter byte before each row
+        var bits = DeflateBits()
+        bits.write(0b1, count: 1)  // BFINAL
+        bits.write(0b01, count: 2)  // BTYPE 01: fixed Huffman codes
+        bits.writeCode(0x30, length: 8)  // the literal 0
+        var remaining = rawByteCount - 1
+        while remaining >= 258 {
+            bits.writeCode(0xC5, length: 8)  // length code 285: 258 bytes
+            bits.writeCode(0, length: 5)  // distance code 0: distance 1
+            remaining -= 258
+        }
+        for _ in 0..<remaining { bits.writeCode(0x30, length: 8) }
+        bits.writeCode(0, length: 7)  // end of block
+        // Adler-32 of zeros only: A stays 1, B adds 1 per byte.
+        let adler = (UInt32(rawByteCount % 65_521) << 16) | 1
+        let zlib = [0x78, 0x01] + bits.bytes + bigEndian(adler)
+        var ihdr = bigEndian(width) + bigEndian(height)
+        ihdr += [8, 0, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", ihdr)
+            + pngChunk("tEXt", Array("Comment".utf8) + [0, seed]) + pngChunk("IDAT", zlib) + pngChunk("IEND", [])
+    }
+
+    /// Bits in deflate's order: each byte filled from its least significant bit.
+    private struct DeflateBits {
+        var bytes: [UInt8] = []
+        private var bitCount = 0
+
+        /// Writes the `count` low bits of `value`, least significant first (header fields).
+        mutating func write(_ value: Int, count: Int) {
+            for index in 0..<count { append(bit: (value >> index) & 1) }
+        }
+
+        /// Writes a Huffman code of `length` bits, most significant first.
+        mutating func writeCode(_ code: Int, length: Int) {
+            for index in stride(from: length - 1, through: 0, by: -1) { append(bit: (code >> index) & 1) }
+        }
+
+        private mutating func append(bit: Int) {
+            if bitCount % 8 == 0 { bytes.append(0) }
+            bytes[bytes.count - 1] |= UInt8(bit) << (bitCount % 8)
+            bitCount += 1
+        }
+    }
+
     /// A GIF89a with a `width` × `height` logical screen, a two-colour palette, a loop
     /// extension and `frames` frames of one pixel each (100 ms): 2,339 bytes for 100 frames.
     public static func gif(width: UInt16, height: UInt16, frames: Int) -> [UInt8] {

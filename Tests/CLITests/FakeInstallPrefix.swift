@@ -3,7 +3,7 @@ import WebImageTestSupport
 
 /// An install prefix made by a test inside the build folder: `bin/webimage` and
 /// `bin/webimage-plugin-worker`, hard links to the built tool and worker, and `lib/webimage/plugins` with every bundled plugin (manifests copied,
-/// libraries linked). Run from there, the tool finds those plugins as its install folder,
+/// libraries hard-linked, so their real paths lie in the install folder). Run from there, the tool finds those plugins as its install folder,
 /// the trusted set. Removed when released.
 final class FakeInstallPrefix: Sendable {
     let root: URL
@@ -28,9 +28,8 @@ final class FakeInstallPrefix: Sendable {
         for plugin in try BuildProducts.bundledPlugins {
             try fileManager.copyItem(
                 at: BuildProducts.manifest(plugin.manifest), to: plugins.appendingPathComponent(plugin.manifest))
-            try fileManager.createSymbolicLink(
-                at: plugins.appendingPathComponent(plugin.library),
-                withDestinationURL: try BuildProducts.library(plugin.library))
+            try PluginsFolder.place(
+                try BuildProducts.library(plugin.library), at: plugins.appendingPathComponent(plugin.library))
         }
     }
 

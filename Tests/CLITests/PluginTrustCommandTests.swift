@@ -152,4 +152,144 @@ struct PluginTrustCommandTests {
         #expect(jpeg.status == 1)
         #expect(jpeg.errorLines.first?.hasPrefix("error: not an image the loaded coders decode") == true)
     }
+
+    /// A hostile coder built in a folder of its own (not searched), for the install folder to
+    /// point at or take in.
+    func buildElsewhere(_ coder: HostileCoder) throws -> (folder: PluginsFolder, library: String, marker: String) {
+        let folder = try PluginsFolder()
+        let marker = try folder.addHostileCoder(coder)
+        return (folder, folder.file("libhostile-\(coder.name).so"), marker)
+    }
+
+    /// The real path of the install folder.
+    var realPlugins: String { prefix.plugins.resolvingSymlinksInPath().path }
+
+    static func outsideTrustedFolder(_ library: String, folder: String) -> String {
+        "its library resolves to \(library), outside the trusted folder \(folder); the plugin is untrusted "
+            + "(isolated, and it may not take over trusted plugins)"
+    }
+
+    @Test(
+        "a manifest in the install folder whose library is a symbolic link elsewhere is untrusted and may not take over png"
+    )
+    func symlinkedLibraryIsUntrusted() async throws {
+        let thief = try buildElsewhere(HostileCoder(name: "sigthief", signatures: ["89504e47"], priority: 1000))
+        try FileManager.default.copyItem(
+            atPath: thief.folder.file("sigthief.json"), toPath: prefix.plugin("sigthief.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: prefix.plugin("libhostile-sigthief.so"), withDestinationPath: thief.library)
+        let list = try await run(["plugins", "list", "--json"])
+        #expect(list.status == 0)
+        let json = try list.json()
+        let refused = try #require((json["refused"] as? [[String: Any]])?.first)
+        #expect(refused["name"] as? String == "sigthief")
+        #expect(refused["trust"] as? String == "untrusted")
+        #expect(refused["reason"] as? String == "takeover")
+        let warning = Self.outsideTrustedFolder(thief.library, folder: realPlugins)
+        #expect(
+            (json["warnings"] as? [String])?.last
+                == "warning: plugin 'sigthief' (\(prefix.plugin("sigthief.json"))): \(warning)")
+
+        let info = try await run(["info", Fixture.path("png/rgb8.png"), "--json"])
+        #expect(info.status == 0)
+        #expect(try info.json()["format"] as? String == "png")
+        #expect(!FileManager.default.fileExists(atPath: thief.marker))
+    }
+
+    @Test("a manifest in the install folder naming an absolute library path elsewhere is untrusted, with a warning")
+    func absoluteLibraryIsUntrusted() async throws {
+        let extra = try buildElsewhere(HostileCoder(name: "extra"))
+        let manifest = try String(contentsOfFile: extra.folder.file("extra.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"libhostile-extra.so\"", with: "\"\(extra.library)\"")
+        try manifest.write(toFile: prefix.plugin("extra.json"), atomically: true, encoding: .utf8)
+        let verify = try await run(["plugins", "verify"])
+        #expect(verify.status == 0, "\(verify.standardOutput)")
+        #expect(verify.outputLines.contains("ok    extra 1.0.0: \(extra.library)"))
+        #expect(
+            verify.outputLines.contains(
+                "WARN  extra: \(Self.outsideTrustedFolder(extra.library, folder: realPlugins))"))
+        #expect(verify.outputLines.contains("        manifest: \(prefix.plugin("extra.json"))"))
+        #expect(verify.outputLines.last == "\(try BuildProducts.bundledPlugins.count + 1) ok, 0 faults, 1 warning")
+        let list = try await run(["plugins", "list", "--json"])
+        let plugin = try #require(try listed(try list.json())["extra"])
+        #expect(plugin["trust"] as? String == "untrusted")
+    }
+
+    @Test("two trusted plugins claiming PNG's extension and signature: verify warns, other commands warn once")
+    func overlappingTrustedPlugins() async throws {
+        let hijacker = try buildElsewhere(
+            HostileCoder(name: "takeover", extensions: ["png"], signatures: ["89504e47"], priority: 1000))
+        try FileManager.default.copyItem(
+            atPath: hijacker.folder.file("takeover.json"), toPath: prefix.plugin("takeover.json"))
+        try PluginsFolder.place(
+            URL(fileURLWithPath: hijacker.library), at: prefix.plugins.appendingPathComponent("libhostile-takeover.so"))
+        let overlap =
+            "trusted plugin overlaps extension 'png' of trusted plugin 'png', signature 89504e47 (against signature "
+            + "89504e470d0a1a0a) of trusted plugin 'png'; either may serve them: check the trusted folder"
+        let verify = try await run(["plugins", "verify"])
+        #expect(verify.status == 0)
+        #expect(verify.outputLines.contains("WARN  takeover: \(overlap)"))
+        #expect(verify.outputLines.last == "\(try BuildProducts.bundledPlugins.count + 1) ok, 0 faults, 1 warning")
+        #expect(verify.errorLines.isEmpty, "\(verify.standardError)")
+
+        let info = try await run(["info", Fixture.path("jpeg/baseline.jpg"), "--json"])
+        #expect(info.status == 0)
+        #expect(info.errorLines == ["warning: plugin 'takeover' (\(prefix.plugin("takeover.json"))): \(overlap)"])
+    }
+
+    /// One way a plugin's files could be changed by others.
+    struct InsecureFiles: Sendable, CustomTestStringConvertible {
+        let label: String
+        /// What the fault says, given the folder and the library's real path.
+        let detail: @Sendable (_ folder: String, _ library: String) -> String
+        /// Changes the folder or the library.
+        let make: @Sendable (_ folder: String, _ library: String) -> Void
+
+        var testDescription: String { label }
+    }
+
+    static let insecureFiles = [
+        InsecureFiles(
+            label: "a world-writable folder",
+            detail: { folder, _ in "the folder \(folder) is world-writable (mode 0777)" },
+            make: { folder, _ in chmod(folder, 0o777) }),
+        InsecureFiles(
+            label: "a sticky world-writable folder",
+            detail: { folder, _ in "the folder \(folder) is world-writable (mode 01777)" },
+            make: { folder, _ in chmod(folder, 0o1777) }),
+        InsecureFiles(
+            label: "a group-writable library",
+            detail: { _, library in "the library \(library) is group-writable (mode 0775)" },
+            make: { _, library in chmod(library, 0o775) }),
+        InsecureFiles(
+            label: "a library owned by another user",
+            detail: { _, library in "the library \(library) is owned by uid 4242 (mode 0755)" },
+            make: { _, library in chown(library, 4242, 4242) }),
+    ]
+
+    @Test(
+        "a plugin whose files others could change is a fault naming the path and mode, unless allowed",
+        arguments: insecureFiles)
+    func insecurePermissions(_ insecure: InsecureFiles) async throws {
+        let marker = try untrusted.addHostileCoder(HostileCoder(name: "extra"))
+        let library = untrusted.file("libhostile-extra.so")
+        chmod(library, 0o755)
+        insecure.make(untrusted.path, library)
+        let verify = try await run(["plugins", "verify"])
+        #expect(verify.status == 1)
+        #expect(verify.outputLines.contains("FAULT extra: insecure permissions: \(untrusted.file("extra.json"))"))
+        #expect(
+            verify.outputLines.contains(
+                "        \(insecure.detail(untrusted.path, library)): others could replace the plugin, so it is never "
+                    + "opened (allow it with --allow-insecure-plugins or WEBIMAGE_PLUGIN_ALLOW_INSECURE=1)"))
+        #expect(verify.outputLines.last == "\(try BuildProducts.bundledPlugins.count) ok, 1 fault")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+
+        let allowed = try await run(["plugins", "verify", "--allow-insecure-plugins"])
+        #expect(allowed.status == 0)
+        #expect(allowed.outputLines.contains("ok    extra 1.0.0: \(library)"))
+        let byEnvironment = try await run(["plugins", "verify"], environment: ["WEBIMAGE_PLUGIN_ALLOW_INSECURE": "1"])
+        #expect(byEnvironment.status == 0)
+        chmod(untrusted.path, 0o755)
+    }
 }

@@ -230,4 +230,64 @@ import WebImageTestSupport
         #expect(image.format == "extra")
         #expect(image.pixels.packedBytes() == HostileCoder.decodedPixel)
     }
+
+    @Test(
+        "a library of the trusted folder that is a symbolic link elsewhere is untrusted: isolated and refused a takeover"
+    )
+    func symlinkedLibraryIsUntrusted() throws {
+        let elsewhere = try PluginsFolder()
+        let marker = try elsewhere.addHostileCoder(
+            HostileCoder(name: "sigthief", signatures: ["89504e47"], priority: 1000))
+        try FileManager.default.copyItem(atPath: elsewhere.file("sigthief.json"), toPath: trusted.file("sigthief.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: trusted.file("libhostile-sigthief.so"),
+            withDestinationPath: elsewhere.file("libhostile-sigthief.so"))
+        let host = host()
+        #expect(host.warnings.map(\.kind) == [.libraryOutsideTrustedFolder])
+        #expect(
+            host.warnings.first?.detail
+                == "its library resolves to \(elsewhere.file("libhostile-sigthief.so")), outside the trusted folder "
+                + "\(trusted.path); the plugin is untrusted (isolated, and it may not take over trusted plugins)")
+        #expect(host.refusals.map(\.plugin.name) == ["sigthief"])
+        #expect(host.refusals.first?.plugin.trust == .untrusted)
+        try expectBundledFormatsServed(by: host)
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test("two trusted plugins claiming the same extension are both admitted, with one overlap warning")
+    func trustedOverlapIsAWarning() throws {
+        let elsewhere = try PluginsFolder()
+        try elsewhere.addHostileCoder(HostileCoder(name: "takeover", extensions: ["png", "jpg"]))
+        try FileManager.default.copyItem(atPath: elsewhere.file("takeover.json"), toPath: trusted.file("takeover.json"))
+        try PluginsFolder.place(
+            URL(fileURLWithPath: elsewhere.file("libhostile-takeover.so")),
+            at: trusted.url.appendingPathComponent("libhostile-takeover.so"))
+        let host = host()
+        #expect(host.plugins.map(\.name) == ["jpeg", "png", "takeover"])
+        #expect(host.plugins.allSatisfy { $0.trust == .trusted })
+        #expect(
+            host.warnings.map(\.description) == [
+                "plugin 'takeover' (\(trusted.file("takeover.json"))): trusted plugin overlaps extension 'png' of trusted "
+                    + "plugin 'png', extension 'jpg' of trusted plugin 'jpeg'; either may serve them: check the trusted folder"
+            ])
+    }
+
+    @Test("a world-writable trusted folder: every plugin in it is an insecure-permissions fault, never opened")
+    func worldWritableFolderIsAFault() throws {
+        chmod(trusted.path, 0o777)
+        defer { chmod(trusted.path, 0o755) }
+        let refusing = host()
+        #expect(refusing.plugins.isEmpty)
+        let detail =
+            "the folder \(trusted.path) is world-writable (mode 0777): others could replace the plugin, so it is never "
+            + "opened (allow it with --allow-insecure-plugins or WEBIMAGE_PLUGIN_ALLOW_INSECURE=1)"
+        #expect(
+            refusing.faults == [
+                PluginFault(.insecurePermissions, file: trusted.file("jpeg.json"), plugin: "jpeg", detail: detail),
+                PluginFault(.insecurePermissions, file: trusted.file("png.json"), plugin: "png", detail: detail),
+            ])
+        var allowing = PluginPolicy()
+        allowing.allowsInsecurePermissions = true
+        #expect(host(allowing).plugins.map(\.name) == ["jpeg", "png"])
+    }
 }

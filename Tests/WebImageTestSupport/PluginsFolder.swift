@@ -13,12 +13,22 @@ public final class PluginsFolder: Sendable {
         directory = try TemporaryDirectory()
     }
 
-    /// Adds a bundled plugin: its manifest from `plugin-manifests/` and a link to its built library.
+    /// Adds a bundled plugin: its manifest from `plugin-manifests/` and a hard link to its
+    /// built library (a copy across file systems), so the library really lies in this folder
+    /// as a trusted folder requires.
     public func addBundled(manifest: String, library: String) throws {
         try FileManager.default.copyItem(
             at: BuildProducts.manifest(manifest), to: url.appendingPathComponent(manifest))
-        try FileManager.default.createSymbolicLink(
-            at: url.appendingPathComponent(library), withDestinationURL: try BuildProducts.library(library))
+        try Self.place(try BuildProducts.library(library), at: url.appendingPathComponent(library))
+    }
+
+    /// A hard link to `file` at `destination`, or a copy when they are on different file systems.
+    public static func place(_ file: URL, at destination: URL) throws {
+        do {
+            try FileManager.default.linkItem(at: file, to: destination)
+        } catch {
+            try FileManager.default.copyItem(at: file, to: destination)
+        }
     }
 
     /// Adds the PNG and JPEG plugins.

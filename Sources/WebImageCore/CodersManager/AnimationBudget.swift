@@ -42,8 +42,6 @@ struct AnimationBudget {
 
     /// Bytes of a `width` × `height` RGBA8 image, `Int.max` when that overflows.
     private static func bytes(width: Int, height: Int) -> Int {
-        let pixels = max(0, width).multipliedReportingOverflow(by: max(0, height))
-        let bytes = pixels.partialValue.multipliedReportingOverflow(by: bytesPerPixel)
-        return pixels.overflow || bytes.overflow ? Int.max : bytes.partialValue
+        TransformFootprint.bytes(width: width, height: height, bytesPerPixel: bytesPerPixel)
     }
 }

@@ -8,12 +8,32 @@ extension CodersManager {
     /// Decodes an image: chooses the coder, decodes (cheaply scaled when a thumbnail is
     /// asked for and the coder can), finishes the thumbnail resize and turns the pixels
     /// upright. The limits of `options` (pixels, bytes, time) are passed to the coder,
-    /// which checks them before it allocates and in its row loops.
+    /// which checks them before it allocates and in its row loops; the decode holds its
+    /// share of `options.concurrentBudget` while it runs.
     /// - Throws: ``ImageCodingError``.
     public func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions = DecodeOptions()) throws
         -> DecodedImage
     {
         let coder = try coder(for: bytes)
+        guard let budget = options.concurrentBudget else { return try decode(bytes, coder: coder, options: options) }
+        let info = try coder.probe(bytes)
+        var bytesHeld = TransformFootprint.bytes(
+            width: info.width, height: info.height, bytesPerPixel: options.pixelFormat.bytesPerPixel)
+        if options.maxByteCount > 0 { bytesHeld = min(bytesHeld, options.maxByteCount) }
+        let overBudget: any Error = ImageCodingError(
+            .tooLarge,
+            "image too large: decoding \(info.width)×\(info.height) pixels needs up to \(bytesHeld) bytes, over "
+                + "the limit of \(budget.byteCount) bytes for everything running at once "
+                + "(\(ConcurrentByteBudget.environmentVariable))")
+        return try budget.withReservation(bytesHeld, orThrow: overBudget) {
+            try decode(bytes, coder: coder, options: options)
+        }
+    }
+
+    /// ``decode(_:options:)`` with the coder chosen, outside the concurrent budget.
+    private func decode(_ bytes: UnsafeRawBufferPointer, coder: any ImageCoder, options: DecodeOptions) throws
+        -> DecodedImage
+    {
         let deadline = options.startDeadline()
         var request = options.request(deadline: deadline)
         var storedTarget: (width: Int, height: Int)?

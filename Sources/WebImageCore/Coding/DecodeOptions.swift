@@ -52,6 +52,11 @@ public struct DecodeOptions: Sendable {
     public var deadline: DecodeDeadline?
     /// Decode only the first frame of an animation. Default false.
     public var firstFrameOnly = false
+    /// The budget shared by the decodes and transforms running at once in the process: a
+    /// still decode holds its full-size output at the requested pixel format (at most
+    /// ``maxByteCount``) of it while it runs, waiting while others hold too much. nil = none.
+    /// Default ``ConcurrentByteBudget/shared``.
+    public var concurrentBudget: ConcurrentByteBudget? = .shared
 
     public init(
         pixelFormat: PixelFormat = .rgba8, thumbnail: ThumbnailSize? = nil, appliesOrientation: Bool = true,

@@ -25,6 +25,25 @@ public enum ImageResizer {
         return output
     }
 
+    /// An upper bound of the bytes ``resize(_:width:height:allocator:deadline:)`` holds
+    /// besides its output when resampling `sourceWidth` × `sourceHeight` to `width` ×
+    /// `height`: the weights of both axes (two indices and at most `source / target + 2`
+    /// weights an output index) and each band's ring of filtered rows and its sums (16
+    /// bytes an output pixel), for up to ``maximumBandCount`` bands. `Int.max` on overflow.
+    static func scratchByteCount(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> Int {
+        func axis(_ source: Int, _ target: Int) -> Int {
+            let weightsPerIndex = source / max(1, target) + 2
+            return TransformFootprint.bytes(
+                width: max(0, target) + 1, height: 1,
+                bytesPerPixel: 2 * MemoryLayout<Int>.stride + weightsPerIndex * MemoryLayout<Float>.stride)
+        }
+        let ringRows = sourceHeight / max(1, height) + 3
+        let band = TransformFootprint.bytes(
+            width: width, height: ringRows, bytesPerPixel: 4 * MemoryLayout<Float>.stride)
+        return TransformFootprint.sum(
+            axis(sourceWidth, width), axis(sourceHeight, height), TransformFootprint.times(band, maximumBandCount))
+    }
+
     /// Per output index: the first source index and the weights of the source indices it
     /// covers, stored flat (`weights[weightStart[i] ..< weightStart[i + 1]]`).
     struct AxisWeights {

@@ -235,13 +235,23 @@ extension ImageManager {
                     {
                         let transformer = plan.chain[count - 1]
                         let animation = payload.animation
+                        let frameCount = max(payload.frameCount, animation?.frames.count ?? 0)
+                        let limits = configuration.transformLimits
                         let url = plan.urlString
                         let output = try await run(on: transformQueue, relay: workRelay) {
                             () throws(ImageManagerError) -> (DecodedImage, DecodedAnimation?) in
                             self.counters.countTransform()
                             do {
-                                let transformedImage = try transformer.transform(image)
-                                let frames = try animation.map { try transformer.transformEveryFrame(of: $0) }
+                                // An animation is transformed frame by frame: all of its frames count.
+                                if image.traits.contains(.animated) && frameCount > 1 {
+                                    try transformer.checkAnimation(
+                                        frameCount: frameCount, width: image.width, height: image.height,
+                                        format: image.pixels.format, limits: limits)
+                                }
+                                let transformedImage = try transformer.transform(image, limits: limits)
+                                let frames = try animation.map {
+                                    try transformer.transformEveryFrame(of: $0, limits: limits)
+                                }
                                 return (transformedImage, frames)
                             } catch let error as ImageTransformError {
                                 throw .transform(error, url: url)

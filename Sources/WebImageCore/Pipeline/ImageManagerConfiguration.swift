@@ -21,6 +21,11 @@ public struct ImageManagerConfiguration: Sendable {
     /// Least time between two partial decodes of one progressive download (Nuke 13 also
     /// skips while a partial decode runs); default 0.1 seconds.
     public var progressiveDecodeInterval: Duration = .milliseconds(100)
+    /// What a transform may allocate, checked before it runs: each transformer's output and
+    /// scratch (an animation's: every frame's output) against the decode's byte limits, and
+    /// the process's concurrent budget. Default ``TransformLimits/init()`` (1 GiB a transform,
+    /// 512 MiB for an animation's frames, ``ConcurrentByteBudget/shared``).
+    public var transformLimits = TransformLimits()
 
     public init() {}
 }

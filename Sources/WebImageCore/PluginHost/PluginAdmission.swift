@@ -7,6 +7,9 @@ struct PluginAdmission {
         var plugins: [DiscoveredPlugin] = []
         var refusals: [PluginRefusal] = []
         var faults: [PluginFault] = []
+        /// One ``PluginWarning/Kind/trustedOverlap`` per trusted plugin claiming what an
+        /// earlier trusted plugin claims.
+        var warnings: [PluginWarning] = []
     }
 
     let policy: PluginPolicy
@@ -33,16 +36,21 @@ struct PluginAdmission {
             if overriding.contains(candidate.name) {
                 outcome.refusals.append(PluginRefusal(plugin: candidate, reason: .overridden(by: candidate.name)))
             } else if admit(candidate, into: &admitted, faults: &outcome.faults) {
+                // Same names are duplicates (above); any other claim in common is an overlap.
+                let overlaps = conflicts(of: candidate, with: protectedClaims).filter { $0.claim.kind != .pluginName }
+                if !overlaps.isEmpty {
+                    outcome.warnings.append(
+                        PluginWarning(
+                            .trustedOverlap, plugin: candidate,
+                            detail: "trusted plugin overlaps " + overlaps.map(\.description).joined(separator: ", ")
+                                + "; either may serve them: check the trusted folder"))
+                }
                 protectedClaims += candidate.manifest.claims.map { (candidate.name, $0) }
             }
         }
         for candidate in open where candidate.trust == .untrusted {
             if !mayOverride(candidate) {
-                let conflicts = candidate.manifest.claims.flatMap { claim in
-                    protectedClaims.filter { $0.claim.collides(with: claim) }.map {
-                        PluginRefusal.Conflict(claim: claim, trustedPlugin: $0.plugin, trustedClaim: $0.claim)
-                    }
-                }
+                let conflicts = conflicts(of: candidate, with: protectedClaims)
                 if !conflicts.isEmpty {
                     outcome.refusals.append(PluginRefusal(plugin: candidate, reason: .takeover(conflicts)))
                     continue
@@ -57,6 +65,17 @@ struct PluginAdmission {
         outcome.plugins = candidates.filter { admittedPaths.contains($0.manifestPath) }
         outcome.refusals.sort { order[$0.plugin.manifestPath, default: 0] < order[$1.plugin.manifestPath, default: 0] }
         return outcome
+    }
+
+    /// Each claim of `candidate` that collides with one of `claims` (of trusted plugins).
+    private func conflicts(
+        of candidate: DiscoveredPlugin, with claims: [(plugin: String, claim: PluginClaim)]
+    ) -> [PluginRefusal.Conflict] {
+        candidate.manifest.claims.flatMap { claim in
+            claims.filter { $0.claim.collides(with: claim) }.map {
+                PluginRefusal.Conflict(claim: claim, trustedPlugin: $0.plugin, trustedClaim: $0.claim)
+            }
+        }
     }
 
     /// An untrusted plugin the policy allows to take over trusted plugins' claims.

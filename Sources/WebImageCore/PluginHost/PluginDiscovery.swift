@@ -9,13 +9,21 @@ public enum PluginDiscovery {
         /// Plugins the ``PluginPolicy`` refuses, in search order.
         public var refusals: [PluginRefusal] = []
         public var faults: [PluginFault] = []
+        /// Libraries of trusted folders that lie elsewhere, and overlaps between trusted
+        /// plugins, in search order.
+        public var warnings: [PluginWarning] = []
     }
 
     /// Reads every `*.json` manifest in the folders of `searchPath`, in order and sorted by
     /// file name within a folder, then applies `policy` (default: no allow or deny list, no
     /// override allowed).
     ///
-    /// A plugin is trusted when its folder is one of ``PluginSearchPath/trustedDirectories``.
+    /// A plugin is trusted when its folder is one of ``PluginSearchPath/trustedDirectories``
+    /// and its library's real path (symbolic links resolved) lies inside that folder's real
+    /// path; a library elsewhere (an absolute path, a link out) makes it untrusted, with a
+    /// ``PluginWarning``. Unless `policy` allows insecure permissions, a plugin whose folder
+    /// or library (its real file) is group- or world-writable, or owned by a user other than
+    /// root and this process's, is an `.insecurePermissions` fault and never opened.
     /// A trusted plugin keeps its name: an untrusted plugin of the same name, or one claiming
     /// a format, MIME type, extension, signature, loader scheme or transformer name of a
     /// trusted plugin, is refused unless `policy` allows it to override. Otherwise a later
@@ -28,7 +36,8 @@ public enum PluginDiscovery {
         for directory in searchPath.directories {
             guard let names = try? fileManager.contentsOfDirectory(atPath: directory) else { continue }
             var namedLibraries = Set<String>()
-            let trust = searchPath.trust(ofDirectory: directory)
+            let folderTrust = searchPath.trust(ofDirectory: directory)
+            let folderInsecurity = policy.allowsInsecurePermissions ? nil : PluginFileCheck.insecurity(of: directory)
             for fileName in names.sorted() where fileName.hasSuffix(".json") {
                 let manifestPath = directory + "/" + fileName
                 let manifest: PluginManifest
@@ -43,9 +52,32 @@ public enum PluginDiscovery {
                     ? manifest.library
                     : URL(fileURLWithPath: directory).appendingPathComponent(manifest.library).standardizedFileURL.path
                 namedLibraries.insert(libraryPath)
-                candidates.append(
-                    DiscoveredPlugin(
-                        manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath, trust: trust))
+                let realLibrary = PluginFileCheck.realPath(libraryPath)
+                if let insecurity = folderInsecurity.map({ "the folder \(directory) is \($0)" })
+                    ?? insecureLibrary(realLibrary, policy: policy)
+                {
+                    result.faults.append(
+                        PluginFault(
+                            .insecurePermissions, file: manifestPath, plugin: manifest.name,
+                            detail: "\(insecurity): others could replace the plugin, so it is never opened (allow it "
+                                + "with --allow-insecure-plugins or \(PluginPolicy.allowInsecureEnvironmentVariable)=1)"
+                        ))
+                    continue
+                }
+                var plugin = DiscoveredPlugin(
+                    manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath, trust: folderTrust)
+                if folderTrust == .trusted, let realLibrary, let realFolder = PluginFileCheck.realPath(directory),
+                    !PluginFileCheck.lies(realLibrary, inside: realFolder)
+                {
+                    plugin = DiscoveredPlugin(
+                        manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath, trust: .untrusted)
+                    result.warnings.append(
+                        PluginWarning(
+                            .libraryOutsideTrustedFolder, plugin: plugin,
+                            detail: "its library resolves to \(realLibrary), outside the trusted folder \(realFolder); "
+                                + "the plugin is untrusted (isolated, and it may not take over trusted plugins)"))
+                }
+                candidates.append(plugin)
             }
             for fileName in names.sorted() where fileName.hasSuffix(".so") || fileName.contains(".so.") {
                 let libraryPath = directory + "/" + fileName
@@ -61,6 +93,15 @@ public enum PluginDiscovery {
         result.plugins = outcome.plugins
         result.refusals = outcome.refusals
         result.faults += outcome.faults
+        result.warnings += outcome.warnings
         return result
+    }
+
+    /// Why the library at `realLibrary` may be changed by others, unless `policy` allows it.
+    private static func insecureLibrary(_ realLibrary: String?, policy: PluginPolicy) -> String? {
+        guard !policy.allowsInsecurePermissions, let realLibrary,
+            let insecurity = PluginFileCheck.insecurity(of: realLibrary)
+        else { return nil }
+        return "the library \(realLibrary) is \(insecurity)"
     }
 }

@@ -33,6 +33,9 @@ public struct PluginFault: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound = "no such plugin"
         /// The plugin asked for is kept closed by the ``PluginPolicy`` (see ``PluginRefusal``).
         case refused = "refused by the plugin policy"
+        /// The plugin's folder or library may be changed by others (group- or world-writable,
+        /// or owned by another user than root and this process's).
+        case insecurePermissions = "insecure permissions"
     }
 
     public let reason: Reason

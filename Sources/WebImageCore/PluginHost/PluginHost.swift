@@ -22,6 +22,9 @@ public final class PluginHost: Sendable {
     public let plugins: [DiscoveredPlugin]
     /// The plugins found that the policy keeps closed, in search order.
     public let refusals: [PluginRefusal]
+    /// Libraries of trusted folders that lie elsewhere (those plugins are untrusted) and
+    /// overlaps between trusted plugins, in search order; each is logged as a warning.
+    public let warnings: [PluginWarning]
     /// The kinds this host implements.
     public let adapters: [any PluginKindAdapter.Type]
     /// Which plugins run in worker processes, and how those are supervised.
@@ -61,6 +64,7 @@ public final class PluginHost: Sendable {
         let result = PluginDiscovery.discover(in: searchPath, policy: policy)
         self.plugins = result.plugins
         self.refusals = result.refusals
+        self.warnings = result.warnings
         self.discoveryFaults = result.faults
         self.openings = Dictionary(uniqueKeysWithValues: result.plugins.map { ($0.name, OnceCell()) })
         let isolated = result.plugins.filter(isolation.isolates)
@@ -71,6 +75,7 @@ public final class PluginHost: Sendable {
         self.isolatedOpenings = Dictionary(uniqueKeysWithValues: isolated.map { ($0.name, OnceCell()) })
         for fault in result.faults { logger.warning("\(fault)") }
         for refusal in result.refusals where refusal.isWarning { logger.warning("\(refusal)") }
+        for warning in result.warnings { logger.warning("\(warning)") }
     }
 
     /// Every fault so far: from reading manifests, then from opening, in search order.

@@ -20,6 +20,8 @@ public struct PluginPolicy: Sendable, Equatable {
     public static let denyEnvironmentVariable = "WEBIMAGE_PLUGIN_DENY"
     /// Comma-separated plugin names added to ``overridesAllowed``.
     public static let allowOverrideEnvironmentVariable = "WEBIMAGE_PLUGIN_ALLOW_OVERRIDE"
+    /// `1` sets ``allowsInsecurePermissions``.
+    public static let allowInsecureEnvironmentVariable = "WEBIMAGE_PLUGIN_ALLOW_INSECURE"
 
     /// When set, the only plugins that may be opened; nil (the default) allows every plugin
     /// not denied.
@@ -28,6 +30,10 @@ public struct PluginPolicy: Sendable, Equatable {
     public var deniedPlugins: Set<String>
     /// Untrusted plugins that may take over what a trusted plugin serves; default none.
     public var overridesAllowed: Set<String>
+    /// Open plugins whose folder or library others may change (group- or world-writable, or
+    /// owned by a user other than root and this process's); default false: they are
+    /// `.insecurePermissions` faults.
+    public var allowsInsecurePermissions = false
 
     /// A policy with these lists; by default every plugin may be opened and no untrusted
     /// plugin may take over a trusted one.
@@ -40,10 +46,13 @@ public struct PluginPolicy: Sendable, Equatable {
 
     /// The host's lists joined with those of the environment variables
     /// (``allowEnvironmentVariable``, ``denyEnvironmentVariable``,
-    /// ``allowOverrideEnvironmentVariable``). An allow list given in either place is an allow list.
+    /// ``allowOverrideEnvironmentVariable``). An allow list given in either place is an allow
+    /// list; insecure permissions are allowed by `allowsInsecurePermissions` or
+    /// ``allowInsecureEnvironmentVariable`` set to `1`.
     /// - Parameter environment: where the variables are read; default the process environment.
     public static func standard(
         allowedPlugins: [String] = [], deniedPlugins: [String] = [], overridesAllowed: [String] = [],
+        allowsInsecurePermissions: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> PluginPolicy {
         func names(_ variable: String) -> [String] {
@@ -51,10 +60,13 @@ public struct PluginPolicy: Sendable, Equatable {
                 .filter { !$0.isEmpty }
         }
         let allowed = allowedPlugins + names(allowEnvironmentVariable)
-        return PluginPolicy(
+        var policy = PluginPolicy(
             allowedPlugins: allowed.isEmpty ? nil : Set(allowed),
             deniedPlugins: Set(deniedPlugins + names(denyEnvironmentVariable)),
             overridesAllowed: Set(overridesAllowed + names(allowOverrideEnvironmentVariable)))
+        policy.allowsInsecurePermissions =
+            allowsInsecurePermissions || environment[allowInsecureEnvironmentVariable] == "1"
+        return policy
     }
 
     /// Why the lists keep the plugin `name` closed, or nil when it may be opened.

@@ -30,6 +30,23 @@ public struct BlurTransformer: ImageTransformer {
     /// Box passes per axis.
     private static let passCount = 3
 
+    /// The output, the premultiplied float image between the two phases (16 bytes a pixel)
+    /// and each thread's rows or column strip.
+    public func footprint(width: Int, height: Int, format: PixelFormat) -> TransformFootprint {
+        guard radius > 0 else { return .unchanged(width: width, height: height) }
+        let floatPixel = MemoryLayout<SIMD4<Float>>.stride
+        let lanes = min(Self.stripWidth, width)
+        let perTask = max(
+            TransformFootprint.bytes(width: width, height: 2, bytesPerPixel: floatPixel),
+            TransformFootprint.bytes(
+                width: lanes, height: TransformFootprint.sum(height, height, 1), bytesPerPixel: floatPixel))
+        return .output(
+            width: width, height: height, format: format,
+            scratchByteCount: TransformFootprint.sum(
+                TransformFootprint.bytes(width: width, height: height, bytesPerPixel: floatPixel),
+                TransformFootprint.times(perTask, TransformFootprint.concurrentTasks)))
+    }
+
     public func transform(_ image: PixelBuffer) throws(ImageTransformError) -> PixelBuffer {
         guard radius > 0 else { return image }
         let pass = BoxBlurPass(variance: radius * radius / Double(Self.passCount))

@@ -24,13 +24,28 @@ public struct CroppingTransformer: ImageTransformer {
 
     public var transformerKey: String { "Crop(\(x),\(y),\(width),\(height))" }
 
+    /// The rectangle clipped to an `imageWidth` × `imageHeight` image.
+    private func clipped(imageWidth: Int, imageHeight: Int) -> (left: Int, top: Int, right: Int, bottom: Int) {
+        (
+            max(x, 0), max(y, 0), min(x.addingReportingOverflow(width).partialValue, imageWidth),
+            min(y.addingReportingOverflow(height).partialValue, imageHeight)
+        )
+    }
+
+    /// A copy of the clipped rectangle; nothing when it is the whole image (or empty, an error).
+    public func footprint(width imageWidth: Int, height imageHeight: Int, format: PixelFormat) -> TransformFootprint {
+        let (left, top, right, bottom) = clipped(imageWidth: imageWidth, imageHeight: imageHeight)
+        guard left < right, top < bottom else { return .unchanged(width: 0, height: 0) }
+        if left == 0, top == 0, right == imageWidth, bottom == imageHeight {
+            return .unchanged(width: imageWidth, height: imageHeight)
+        }
+        return .output(width: right - left, height: bottom - top, format: format)
+    }
+
     /// - Throws: ``ImageTransformError`` `.invalidParameter` when the rectangle lies
     ///   entirely outside the image (the crop would be empty).
     public func transform(_ image: PixelBuffer) throws(ImageTransformError) -> PixelBuffer {
-        let left = max(x, 0)
-        let top = max(y, 0)
-        let right = min(x.addingReportingOverflow(width).partialValue, image.width)
-        let bottom = min(y.addingReportingOverflow(height).partialValue, image.height)
+        let (left, top, right, bottom) = clipped(imageWidth: image.width, imageHeight: image.height)
         guard left < right, top < bottom else {
             throw ImageTransformError(
                 .invalidParameter,

@@ -18,11 +18,18 @@ extension ImageTransformer {
     /// Transforms every frame, keeping each frame's duration and the loop count.
     /// - Throws: ``ImageTransformError`` from the first frame that fails.
     public func transformEveryFrame(of animation: DecodedAnimation) throws(ImageTransformError) -> DecodedAnimation {
+        try mapFrames(of: animation) { frame throws(ImageTransformError) in try transform(frame) }
+    }
+
+    /// Every frame of `animation` through `body`, keeping durations and the loop count.
+    func mapFrames(
+        of animation: DecodedAnimation, _ body: (PixelBuffer) throws(ImageTransformError) -> PixelBuffer
+    ) throws(ImageTransformError) -> DecodedAnimation {
         var frames: [AnimationFrame] = []
         frames.reserveCapacity(animation.frames.count)
         for frame in animation.frames {
             frames.append(
-                AnimationFrame(image: try transform(frame.image), durationMilliseconds: frame.durationMilliseconds))
+                AnimationFrame(image: try body(frame.image), durationMilliseconds: frame.durationMilliseconds))
         }
         return DecodedAnimation(frames: frames, loopCount: animation.loopCount)
     }

@@ -16,6 +16,11 @@ public struct FlippingTransformer: ImageTransformer {
         return "Flip(\(axes.isEmpty ? "none" : axes))"
     }
 
+    public func footprint(width: Int, height: Int, format: PixelFormat) -> TransformFootprint {
+        horizontal || vertical
+            ? .output(width: width, height: height, format: format) : .unchanged(width: width, height: height)
+    }
+
     public func transform(_ image: PixelBuffer) throws(ImageTransformError) -> PixelBuffer {
         guard horizontal || vertical else { return image }
         let output = try TransformCanvas.make(width: image.width, height: image.height, like: image)

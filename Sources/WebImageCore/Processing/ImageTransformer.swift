@@ -16,6 +16,18 @@ public protocol ImageTransformer: Sendable {
     /// when the transformation changes nothing.
     /// - Throws: ``ImageTransformError``.
     func transform(_ image: PixelBuffer) throws(ImageTransformError) -> PixelBuffer
+
+    /// What ``transform(_:)`` allocates for a `width` × `height` input in `format`: the
+    /// output's size and the bytes of its output and scratch buffers held at once, so a
+    /// caller can refuse it before it allocates (``transform(_:limits:)``). Default: an
+    /// output of the input's size and no scratch.
+    func footprint(width: Int, height: Int, format: PixelFormat) -> TransformFootprint
+}
+
+extension ImageTransformer {
+    public func footprint(width: Int, height: Int, format: PixelFormat) -> TransformFootprint {
+        .output(width: width, height: height, format: format)
+    }
 }
 
 extension ImageTransformer {
@@ -23,11 +35,19 @@ extension ImageTransformer {
     /// first, so the result's orientation is `.up`. Format, source size and traits are kept.
     /// - Throws: ``ImageTransformError``.
     public func transform(_ image: DecodedImage) throws(ImageTransformError) -> DecodedImage {
+        try transformUpright(image) { upright throws(ImageTransformError) in try transform(upright) }
+    }
+
+    /// `image` with any pending orientation applied, passed through `body`; format, source
+    /// size and traits kept, orientation `.up`.
+    func transformUpright(
+        _ image: DecodedImage, _ body: (PixelBuffer) throws(ImageTransformError) -> PixelBuffer
+    ) throws(ImageTransformError) -> DecodedImage {
         let upright = try TransformCanvas.allocating {
             try OrientationTransform.apply(image.orientation, to: image.pixels)
         }
         return DecodedImage(
-            pixels: try transform(upright), format: image.format, orientation: .up,
+            pixels: try body(upright), format: image.format, orientation: .up,
             sourceWidth: image.sourceWidth, sourceHeight: image.sourceHeight, traits: image.traits)
     }
 }

@@ -41,9 +41,7 @@ public struct ResizingTransformer: ImageTransformer {
         case .fill:
             return try resize(image, width: width, height: height)
         case .aspectFill:
-            let scale = max(Double(width) / Double(image.width), Double(height) / Double(image.height))
-            let coveredWidth = min(image.width, max(1, Int((Double(width) / scale).rounded())))
-            let coveredHeight = min(image.height, max(1, Int((Double(height) / scale).rounded())))
+            let (coveredWidth, coveredHeight) = coveredSize(imageWidth: image.width, imageHeight: image.height)
             if coveredWidth == image.width, coveredHeight == image.height {
                 return try resize(image, width: width, height: height)
             }
@@ -55,9 +53,7 @@ public struct ResizingTransformer: ImageTransformer {
                 return try resize(region, width: width, height: height)
             }
         case .aspectFit:
-            let scale = min(Double(width) / Double(image.width), Double(height) / Double(image.height))
-            let fittedWidth = min(width, max(1, Int((Double(image.width) * scale).rounded())))
-            let fittedHeight = min(height, max(1, Int((Double(image.height) * scale).rounded())))
+            let (fittedWidth, fittedHeight) = fittedSize(imageWidth: image.width, imageHeight: image.height)
             let fitted = try resize(image, width: fittedWidth, height: fittedHeight)
             if fittedWidth == width, fittedHeight == height { return fitted }
             let canvas = try TransformCanvas.make(width: width, height: height, like: image)
@@ -71,6 +67,53 @@ public struct ResizingTransformer: ImageTransformer {
             }
             return canvas
         }
+    }
+
+    /// With ``ScaleMode/aspectFill``: the centred part of the image that covers the size.
+    private func coveredSize(imageWidth: Int, imageHeight: Int) -> (width: Int, height: Int) {
+        let scale = max(Double(width) / Double(imageWidth), Double(height) / Double(imageHeight))
+        return (
+            min(imageWidth, max(1, Int((Double(width) / scale).rounded()))),
+            min(imageHeight, max(1, Int((Double(height) / scale).rounded())))
+        )
+    }
+
+    /// With ``ScaleMode/aspectFit``: the size the image is scaled to inside the canvas.
+    private func fittedSize(imageWidth: Int, imageHeight: Int) -> (width: Int, height: Int) {
+        let scale = min(Double(width) / Double(imageWidth), Double(height) / Double(imageHeight))
+        return (
+            min(width, max(1, Int((Double(imageWidth) * scale).rounded()))),
+            min(height, max(1, Int((Double(imageHeight) * scale).rounded())))
+        )
+    }
+
+    /// The output and the resampler's scratch; with ``ScaleMode/aspectFit`` the scaled image
+    /// too while it is copied onto the canvas.
+    public func footprint(width imageWidth: Int, height imageHeight: Int, format: PixelFormat) -> TransformFootprint {
+        guard imageWidth > 0, imageHeight > 0 else { return .unchanged(width: imageWidth, height: imageHeight) }
+        var resampled = (width: width, height: height)
+        var source = (width: imageWidth, height: imageHeight)
+        switch scaleMode {
+        case .fill: break
+        case .aspectFill: source = coveredSize(imageWidth: imageWidth, imageHeight: imageHeight)
+        case .aspectFit: resampled = fittedSize(imageWidth: imageWidth, imageHeight: imageHeight)
+        }
+        if resampled == (imageWidth, imageHeight) && resampled == (width, height) {
+            return .unchanged(width: width, height: height)
+        }
+        let scratch =
+            source == resampled
+            ? 0
+            : ImageResizer.scratchByteCount(
+                sourceWidth: source.width, sourceHeight: source.height, width: resampled.width,
+                height: resampled.height)
+        let fitted =
+            resampled == (width, height)
+            ? 0
+            : TransformFootprint.bytes(
+                width: resampled.width, height: resampled.height, bytesPerPixel: format.bytesPerPixel)
+        return .output(
+            width: width, height: height, format: format, scratchByteCount: TransformFootprint.sum(scratch, fitted))
     }
 
     /// `image` resampled to `width` × `height`; `image` itself when it already has that size

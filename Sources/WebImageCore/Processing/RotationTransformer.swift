@@ -56,17 +56,34 @@ public struct RotationTransformer: ImageTransformer {
         }
     }
 
+    /// The output's size for a `width` × `height` input: the same, or with ``fitsSize`` the
+    /// rotated image's bounding box.
+    private func outputSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        guard fitsSize else { return (width, height) }
+        let (cosine, sine) = cosineAndSine
+        let sourceWidth = Double(width)
+        let sourceHeight = Double(height)
+        return (
+            Self.wholePixels(sourceWidth * abs(cosine) + sourceHeight * abs(sine)),
+            Self.wholePixels(sourceWidth * abs(sine) + sourceHeight * abs(cosine))
+        )
+    }
+
+    /// The output and one premultiplied row (16 bytes a pixel) per thread.
+    public func footprint(width: Int, height: Int, format: PixelFormat) -> TransformFootprint {
+        guard cosineAndSine.cosine != 1 else { return .unchanged(width: width, height: height) }
+        let size = outputSize(width: width, height: height)
+        let row = TransformFootprint.bytes(
+            width: size.width, height: 1, bytesPerPixel: MemoryLayout<SIMD4<Float>>.stride)
+        return .output(
+            width: size.width, height: size.height, format: format,
+            scratchByteCount: TransformFootprint.times(row, TransformFootprint.concurrentTasks))
+    }
+
     public func transform(_ image: PixelBuffer) throws(ImageTransformError) -> PixelBuffer {
         let (cosine, sine) = cosineAndSine
         if cosine == 1 { return image }
-        var width = image.width
-        var height = image.height
-        if fitsSize {
-            let sourceWidth = Double(image.width)
-            let sourceHeight = Double(image.height)
-            width = Self.wholePixels(sourceWidth * abs(cosine) + sourceHeight * abs(sine))
-            height = Self.wholePixels(sourceWidth * abs(sine) + sourceHeight * abs(cosine))
-        }
+        let (width, height) = outputSize(width: image.width, height: image.height)
         let output = try TransformCanvas.make(width: width, height: height, like: image)
         let sampler = Sampler(
             cosine: Float(cosine), sine: Float(sine),

@@ -22,6 +22,19 @@ public final class PluginTransformer: ImageTransformer, @unchecked Sendable {
 
     deinit { factory.table.destroy(instance) }
 
+    /// The plugin does not say what it allocates: its output is counted at the input's size,
+    /// with the 8-bit copy and the 8-bit result when a 16-bit image is narrowed for it. Its
+    /// own scratch is not counted.
+    public func footprint(width: Int, height: Int, format: PixelFormat) -> TransformFootprint {
+        guard format == .rgba16, !factory.acceptsRGBA16 else {
+            return .output(width: width, height: height, format: format)
+        }
+        let eightBit = TransformFootprint.bytes(
+            width: width, height: height, bytesPerPixel: PixelFormat.rgba8.bytesPerPixel)
+        return .output(
+            width: width, height: height, format: format, scratchByteCount: TransformFootprint.sum(eightBit, eightBit))
+    }
+
     public func transform(_ image: PixelBuffer) throws(ImageTransformError) -> PixelBuffer {
         let input: PixelBuffer
         do {
