@@ -69,7 +69,7 @@ public final class CodersManager: Sendable {
                 skipped.append((entry, error))
             }
         }
-        let start = describeStart(of: bytes)
+        let start = describeSize(of: bytes)
         guard let first = skipped.first(where: { $0.entry.matchesSignature(bytes) }) else {
             let reasons = skipped.map { "\($0.entry.name) (\($0.error))" }.joined(separator: ", ")
             throw ImageCodingError(
@@ -115,12 +115,9 @@ public final class CodersManager: Sendable {
         }
     }
 
-    private func describeStart(of bytes: UnsafeRawBufferPointer) -> String {
-        if bytes.isEmpty { return "0 bytes" }
-        let head = bytes.prefix(8).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }
-        return "\(bytes.count) bytes starting \(head.joined(separator: " "))"
+    /// The data's size only: its bytes are the caller's (a private file's first line) and
+    /// stay out of messages.
+    private func describeSize(of bytes: UnsafeRawBufferPointer) -> String {
+        bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
     }
 }
