@@ -8,6 +8,8 @@ import WebImageCore
 struct ManagerOptions: ParsableArguments {
     @OptionGroup var pluginOptions: PluginOptions
 
+    @OptionGroup var destinationOptions: DestinationOptions
+
     @Option(
         name: .customLong("cache-dir"),
         help: ArgumentHelp(
@@ -29,12 +31,16 @@ struct ManagerOptions: ParsableArguments {
     var transforms: [String] = []
 
     /// The manager over the plugins of the search path: the memory and disk caches (in
-    /// `--cache-dir`), the coders and the loaders.
+    /// `--cache-dir`), the coders and the loaders, sending requests where the destination
+    /// flags allow.
     func makeManager(host: PluginHost) throws -> ImageManager {
         var configuration = ImageCacheConfiguration()
         configuration.directory = cacheDirectory
+        var downloaderConfiguration = ImageDownloaderConfiguration()
+        downloaderConfiguration.destinationPolicy = destinationOptions.policy
         do {
-            return try ImageManager(host: host, cacheConfiguration: configuration)
+            return try ImageManager(
+                host: host, cacheConfiguration: configuration, downloaderConfiguration: downloaderConfiguration)
         } catch let fault as PluginFault {
             throw CLIError("cannot set up the image manager: \(fault)")
         } catch let error as CacheError {

@@ -246,6 +246,7 @@ extension CurlLoaderTests {
             let path = try folder.write("encoded.b64", encoded)
             let decrypting = downloader { configuration in
                 configuration.decryptor = { body, _ in Data(base64Encoded: Data(body)).map { [UInt8]($0) } }
+                configuration.destinationPolicy.allowFile = true
             }
             let result = try await decrypting.download(DownloadRequest(url: "file://" + path))
             #expect(result.data == server.files["small.bin"])

@@ -109,6 +109,11 @@ static void begin(webimage_load_task *task) {
         retire(task);
         return;
     }
+    if (curl_shim_has_scheme(task->url, "file")) {
+        curl_shim_serve_file_url(task);
+        retire(task);
+        return;
+    }
     /* libcurl's limit is one per multi handle: the latest request's applies. */
     uint32_t limit = task->max_host_connections != 0 ? task->max_host_connections : CURL_SHIM_MAX_HOST_CONNECTIONS;
     if (limit != engine.max_host_connections &&
@@ -249,6 +254,8 @@ static webimage_status copy_request(const webimage_load_request *request, webima
     task->range_start = request->range_start;
     if (request->struct_size >= offsetof(webimage_load_request, max_host_connections) + sizeof(uint32_t))
         task->max_host_connections = request->max_host_connections;
+    if (request->struct_size >= offsetof(webimage_load_request, destination_flags) + sizeof(uint32_t))
+        task->destination_flags = request->destination_flags;
     if (task->url == NULL || (request->user != NULL && task->user == NULL) ||
         (request->password != NULL && task->password == NULL))
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory copying the request");

@@ -42,6 +42,11 @@ struct webimage_load_task {
     /** 0 = the default. */
     uint32_t max_host_connections;
     struct curl_slist *_Nullable request_headers;
+    /** WEBIMAGE_DESTINATION_* bits. */
+    uint32_t destination_flags;
+    /** Why the destination guard refused an address ("refused: ... address"); "" when it did
+     * not. The transfer fails with it unless another address of the host connected. */
+    char refusal[128];
 
     /* I/O thread state. */
     CURL *_Nullable easy;
@@ -103,5 +108,12 @@ bool curl_shim_has_scheme(const char *_Nonnull url, const char *_Nonnull scheme)
 /** Serves a `data:` URL on the I/O thread: on_response, on_data, on_complete.
  */
 void curl_shim_serve_data_url(webimage_load_task *_Nonnull task);
+
+/** Installs the destination guard on `task`'s easy handle when its flags ask for it. */
+CURLcode curl_shim_destination_prepare(webimage_load_task *_Nonnull task);
+
+/** Serves a `file:` URL on the I/O thread (regular files only, when the request's
+ * destination flags allow `file:`): on_response, on_data, on_complete. */
+void curl_shim_serve_file_url(webimage_load_task *_Nonnull task);
 
 #endif /* CURL_SHIM_INTERNAL_H */

@@ -69,6 +69,8 @@ typedef int32_t webimage_status;
 #define WEBIMAGE_STATUS_IO_ERROR 12
 /** The operation did not finish within its time limit. */
 #define WEBIMAGE_STATUS_TIMED_OUT 13
+/** A policy refused the operation (for a loader: a destination the request may not reach). */
+#define WEBIMAGE_STATUS_REFUSED 14
 
 /** Where a plugin writes the reason for a failure: a NUL-terminated string, truncated to fit. */
 typedef struct webimage_error {
@@ -367,6 +369,16 @@ typedef struct webimage_coder {
 /** Negotiate HTTP/2 over TLS (ALPN); off: HTTP/1.1 only. */
 #define WEBIMAGE_LOAD_ALLOW_HTTP2 (1u << 2)
 
+/** Bits of webimage_load_request.destination_flags: where a request may go. */
+/** Refuse every connection (the first and each redirect's, checked on the address actually
+ * connected to, after name resolution) to a loopback, private (RFC 1918, CGNAT 100.64/10),
+ * link-local, unique local (fc00::/7), multicast, unspecified or reserved address, also in
+ * IPv4-mapped or embedded IPv6 forms: the transfer fails with WEBIMAGE_STATUS_REFUSED and no
+ * request is sent. Proxies from the environment are not used. */
+#define WEBIMAGE_DESTINATION_DENY_PRIVATE (1u << 0)
+/** Serve `file:` URLs (regular files only); without it they fail with WEBIMAGE_STATUS_REFUSED. */
+#define WEBIMAGE_DESTINATION_ALLOW_FILE (1u << 1)
+
 /** One header line, name and value without the colon or line end. */
 typedef struct webimage_load_header {
     const char *_Nonnull name;
@@ -409,6 +421,12 @@ typedef struct webimage_load_request {
      * A plugin may apply it to all its transfers (libcurl's limit is one value
      * per multi handle: the curl plugin uses the latest request's). */
     uint32_t max_host_connections;
+    /** Unused, 0: places destination_flags past the padding that ended the struct before it,
+     * so an older host's struct_size does not cover it. */
+    uint32_t reserved;
+    /** WEBIMAGE_DESTINATION_* bits; 0 (also when struct_size does not cover it) = any host,
+     * no `file:`. Appended. */
+    uint32_t destination_flags;
 } webimage_load_request;
 
 /** Values of webimage_load_response.http_version and

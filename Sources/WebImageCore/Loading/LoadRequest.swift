@@ -51,6 +51,8 @@ public struct LoadRequest: Sendable, Equatable {
     /// Most connections open at once to one host (name and port), 0 for the plugin's default
     /// (6); default 0. The curl plugin applies the latest request's value to all its transfers.
     public var maxConnectionsPerHost: UInt32 = 0
+    /// Where the request may go; default every host, no `file:` (see ``DestinationPolicy``).
+    public var destinationPolicy = DestinationPolicy()
 
     public init(url: String) {
         self.url = url
