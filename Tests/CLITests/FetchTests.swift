@@ -77,7 +77,7 @@ import WebImageTestSupport
         #expect(result.standardOutput.range(of: bar, options: .regularExpression) != nil, "\(result.standardOutput)")
         let jsonOutput = try TemporaryDirectory()
         let json = try await WebImageProcess.runOnTerminal(
-            ["fetch", "--plugin-path", plugins.path, "-o", jsonOutput.path, "--json"] + urls)
+            ["fetch", "--plugin-path", plugins.path, "-o", jsonOutput.path, "--json", "--allow-file"] + urls)
         #expect(json.status == 0, "\(json.standardOutput)")
         #expect(!json.standardOutput.contains("\r[") && !json.standardOutput.contains("files,"))
         #expect(
