@@ -80,19 +80,7 @@ void curl_shim_serve_file_url(webimage_load_task *task) {
         fail(task, WEBIMAGE_STATUS_TOO_LARGE, 0, message);
         return;
     }
-    char length_text[32];
-    snprintf(length_text, sizeof length_text, "%lld", (long long)status.st_size);
-    webimage_load_header headers[] = {{"Content-Length", length_text}};
-    webimage_load_response response = {
-        .struct_size = sizeof(webimage_load_response),
-        .status_code = 200,
-        .headers = headers,
-        .header_count = 1,
-        .http_version = WEBIMAGE_HTTP_VERSION_NONE,
-        .effective_url = task->url,
-    };
-    task->response_sent = true;
-    task->callbacks.on_response(task->callbacks.context, &response);
+    curl_shim_respond_locally(task, NULL, (uint64_t)status.st_size);
     uint8_t *buffer = task->method == WEBIMAGE_LOAD_METHOD_HEAD ? NULL : malloc(CURL_SHIM_FILE_CHUNK);
     webimage_status result = WEBIMAGE_STATUS_OK;
     snprintf(message, sizeof message, "%s", "");

@@ -99,6 +99,10 @@ void curl_shim_transfer_finish(webimage_load_task *_Nonnull task, CURLcode resul
 void curl_shim_complete(webimage_load_task *_Nonnull task, webimage_status status, int32_t native_code,
                         const char *_Nonnull message, const webimage_load_metrics *_Nullable metrics);
 
+/** Calls on_response (once) for a URL the shim serves itself (`data:`, `file:`): status 200,
+ * Content-Length `length`, and Content-Type when `content_type` is not NULL. */
+void curl_shim_respond_locally(webimage_load_task *_Nonnull task, const char *_Nullable content_type, uint64_t length);
+
 /** Frees a header list's contents. */
 void curl_shim_headers_clear(curl_shim_headers *_Nonnull headers);
 
