@@ -8,7 +8,9 @@ public enum URLText {
     /// followed by `…(N bytes)`, N being the URL's UTF-8 length. Default limit
     /// ``messageLength``.
     public static func abbreviated(_ url: String, limit: Int = messageLength) -> String {
-        guard url.utf8.count > limit, url.count > limit else { return url }
-        return "\(url.prefix(limit))…(\(url.utf8.count) bytes)"
+        // Only the first `limit` characters are walked: counting all of a huge URL's would not be.
+        let head = url.prefix(limit)
+        guard url.utf8.count > limit, head.endIndex < url.endIndex else { return url }
+        return "\(head)…(\(url.utf8.count) bytes)"
     }
 }
