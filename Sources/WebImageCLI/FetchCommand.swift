@@ -14,6 +14,8 @@ struct FetchCommand: PluginHostCommand {
 
     @OptionGroup var pluginOptions: PluginOptions
 
+    @OptionGroup var destinationOptions: DestinationOptions
+
     @Argument(help: "The URLs to fetch.")
     var urls: [String] = []
 
@@ -102,7 +104,8 @@ struct FetchCommand: PluginHostCommand {
         let failed = reports.filter { $0.error != nil }
         if !failed.isEmpty {
             throw CLIError(
-                "\(failed.count) of \(reports.count) URLs failed; first: \(failed[0].url): \(failed[0].error ?? "")")
+                "\(failed.count) of \(reports.count) URLs failed; first: \(URLText.abbreviated(failed[0].url)): \(failed[0].error ?? "")"
+            )
         }
     }
 
@@ -114,6 +117,7 @@ struct FetchCommand: PluginHostCommand {
         configuration.retry = RetryPolicy(maxRetries: retries)
         transferTime.apply(to: &configuration)
         configuration.acceptableStatusCodes = Set(200..<300)
+        configuration.destinationPolicy = destinationOptions.policy
         return configuration
     }
 

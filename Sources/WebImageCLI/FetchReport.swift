@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// The JSON object `webimage fetch --json` prints for one URL (one object a line).
 struct FetchReport: Encodable {
@@ -26,7 +27,9 @@ struct FetchReport: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
+        // Whole up to the downloader's URL limit; a longer (refused) URL is cut.
+        let limit = ImageDownloaderConfiguration.defaultMaxURLLength
+        try container.encode(URLText.abbreviated(url, limit: limit), forKey: .url)
         try container.encode(status, forKey: .status)
         try container.encode(httpVersion, forKey: .httpVersion)
         try container.encode(bytes, forKey: .bytes)

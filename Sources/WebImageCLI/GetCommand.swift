@@ -142,7 +142,7 @@ struct GetCommand: PluginHostCommand {
         CacheFailureWarning.print(imageManager, backend: manager.cacheBackend)
         var failures: [String] = []
         for (index, report) in reports.enumerated() {
-            if let error = report.error { failures.append("\(report.url): \(error)") }
+            if let error = report.error { failures.append("\(URLText.abbreviated(report.url)): \(error)") }
             if json {
                 try GetReport.printLine(report)
             } else {
@@ -250,8 +250,9 @@ struct GetCommand: PluginHostCommand {
     }
 
     private static func text(_ report: GetReport, file: String?) -> String {
-        if let error = report.error { return "\(report.url): error: \(error)" }
-        var line = "\(report.url): \(report.width ?? 0)x\(report.height ?? 0) \(report.format ?? "data")"
+        if let error = report.error { return "\(URLText.abbreviated(report.url)): error: \(error)" }
+        var line =
+            "\(URLText.abbreviated(report.url)): \(report.width ?? 0)x\(report.height ?? 0) \(report.format ?? "data")"
         line += " from \(report.cacheType == "none" ? "the network" : "the \(report.cacheType) cache")"
         line += String(format: " in %.1f ms", report.ms)
         if let file { line += " -> \(file)" }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// The JSON object `webimage get --json` prints for one URL (one object a line).
 struct GetReport: Encodable {
@@ -26,8 +27,10 @@ struct GetReport: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
-        try container.encode(key, forKey: .key)
+        // Whole up to the downloader's URL limit; a longer (refused) URL is cut.
+        let limit = ImageDownloaderConfiguration.defaultMaxURLLength
+        try container.encode(URLText.abbreviated(url, limit: limit), forKey: .url)
+        try container.encode(key.map { URLText.abbreviated($0, limit: limit) }, forKey: .key)
         try container.encode(cacheType, forKey: .cacheType)
         try container.encode(width, forKey: .width)
         try container.encode(height, forKey: .height)

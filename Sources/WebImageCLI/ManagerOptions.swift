@@ -8,6 +8,8 @@ import WebImageCore
 struct ManagerOptions: ParsableArguments {
     @OptionGroup var pluginOptions: PluginOptions
 
+    @OptionGroup var destinationOptions: DestinationOptions
+
     @Option(
         name: .customLong("cache-dir"),
         help: ArgumentHelp(
@@ -63,6 +65,7 @@ struct ManagerOptions: ParsableArguments {
         do {
             var downloaderConfiguration = ImageDownloaderConfiguration()
             transferTime.apply(to: &downloaderConfiguration)
+            downloaderConfiguration.destinationPolicy = destinationOptions.policy
             return try ImageManager(
                 host: host, cacheConfiguration: configuration, downloaderConfiguration: downloaderConfiguration)
         } catch let fault as PluginFault {

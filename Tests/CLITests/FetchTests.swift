@@ -20,7 +20,9 @@ import WebImageTestSupport
         let output = try TemporaryDirectory()
         try input.write("a.png", "first image")
         let url = URL(fileURLWithPath: input.file("a.png")).absoluteString
-        let result = try await fetch([url, url, "data:image/png;base64,AAEC", "-o", output.path, "--json"])
+        let result = try await fetch([
+            url, url, "data:image/png;base64,AAEC", "-o", output.path, "--json", "--allow-file",
+        ])
         #expect(result.status == 0)
         #expect(result.standardError == "")
         let reports = try objects(result)
@@ -68,7 +70,7 @@ import WebImageTestSupport
         let photo = URL(fileURLWithPath: input.file("photo")).absoluteString
         let suffixed = URL(fileURLWithPath: input.file("photo-2")).absoluteString
         let urls = [photo + "?id=1", suffixed, photo + "?id=2", photo + "?id=3", photo + "?id=4"]
-        let result = try await fetch(urls + ["-o", output.path, "--json"])
+        let result = try await fetch(urls + ["-o", output.path, "--json", "--allow-file"])
         #expect(result.status == 0, "\(result.standardError)")
         let files = try objects(result).map {
             ($0["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent }
@@ -87,13 +89,13 @@ import WebImageTestSupport
         let urls = ["a.png", "b.png"].map { URL(fileURLWithPath: input.file($0)).absoluteString }
         let output = try TemporaryDirectory()
         let result = try await WebImageProcess.runOnTerminal(
-            ["fetch", "--plugin-path", plugins.path, "-o", output.path] + urls)
+            ["fetch", "--plugin-path", plugins.path, "-o", output.path, "--allow-file"] + urls)
         #expect(result.status == 0, "\(result.standardOutput)")
         let bar = #"\r\[#{30}\] 2/2 files, 0\.0 MB, [0-9]+\.[0-9] MB/s\r\n"#
         #expect(result.standardOutput.range(of: bar, options: .regularExpression) != nil, "\(result.standardOutput)")
         let jsonOutput = try TemporaryDirectory()
         let json = try await WebImageProcess.runOnTerminal(
-            ["fetch", "--plugin-path", plugins.path, "-o", jsonOutput.path, "--json"] + urls)
+            ["fetch", "--plugin-path", plugins.path, "-o", jsonOutput.path, "--json", "--allow-file"] + urls)
         #expect(json.status == 0, "\(json.standardOutput)")
         #expect(!json.standardOutput.contains("\r[") && !json.standardOutput.contains("files,"))
         #expect(
@@ -133,7 +135,7 @@ import WebImageTestSupport
     @Test func aFailedURLLeavesNoFileAndExitsWithOne() async throws {
         let output = try TemporaryDirectory()
         let result = try await fetch([
-            "file:///nonexistent/webimage/missing.png", "data:,ok", "-o", output.path, "--json",
+            "file:///nonexistent/webimage/missing.png", "data:,ok", "-o", output.path, "--json", "--allow-file",
         ])
         #expect(result.status == 1)
         #expect(

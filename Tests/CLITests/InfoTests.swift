@@ -120,8 +120,6 @@ struct InfoTests {
         try plugins.write("hello.txt", "hello")
         let result = try await WebImageProcess.run(["info", plugins.file("hello.txt")], plugins: plugins)
         #expect(result.status == 1)
-        #expect(
-            result.errorLines == ["error: not an image the loaded coders decode (looks like text (\"hello\"), 5 bytes)"]
-        )
+        #expect(result.errorLines == ["error: not an image the loaded coders decode (looks like text, 5 bytes)"])
     }
 }

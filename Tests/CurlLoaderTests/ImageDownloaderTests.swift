@@ -232,6 +232,45 @@ extension CurlLoaderTests {
             #expect(statuses.filter { $0 == "206" }.count == 1)
         }
 
+        @Test("denyPrivateAddresses refuses the loopback server with one typed error; no request reaches it")
+        func destinationPolicyRefusesLoopback() async {
+            let guarded = downloader { $0.destinationPolicy.denyPrivateAddresses = true }
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await guarded.download(DownloadRequest(url: server.http + "/static/small.bin?guarded"))
+            }
+            #expect(
+                error
+                    == ImageLoadingError(.destinationRefused, "refused: 127.0.0.1 is a loopback address", nativeCode: 7)
+            )
+            #expect(server.requests(matching: "/static/small.bin?guarded", atLeast: 0).isEmpty)
+        }
+
+        @Test("a header value with CR/LF is an invalid header naming it, not an invalid URL")
+        func headerWithLineBreakIsAnInvalidHeader() async {
+            var request = DownloadRequest(url: server.http + "/static/small.bin")
+            request.headers["X-Split"] = "a\r\nHost: other"
+            let error = await failure { () async throws(ImageLoadingError) in try await downloader().download(request) }
+            #expect(
+                error
+                    == ImageLoadingError(
+                        .invalidHeader, "the value of the header 'X-Split' contains a line break or NUL"))
+        }
+
+        @Test("a data: URL longer than maxDataURLLength fails before decoding, its URL cut in the message")
+        func dataURLOverTheLengthLimit() async {
+            let limited = downloader { $0.maxDataURLLength = 300 }
+            let url = "data:," + String(repeating: "x", count: 400)
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await limited.download(DownloadRequest(url: url))
+            }
+            #expect(
+                error
+                    == ImageLoadingError(
+                        .invalidURL,
+                        "the URL is 406 bytes long, more than the limit of 300 for data: URLs: \(url.prefix(200))…(406 bytes)"
+                    ))
+        }
+
         @Test func requestModifierReturningNothingFails() async {
             let refusing = downloader { $0.requestModifier = { _ in nil } }
             let error = await failure { () async throws(ImageLoadingError) in
@@ -246,6 +285,7 @@ extension CurlLoaderTests {
             let path = try folder.write("encoded.b64", encoded)
             let decrypting = downloader { configuration in
                 configuration.decryptor = { body, _ in Data(base64Encoded: Data(body)).map { [UInt8]($0) } }
+                configuration.destinationPolicy.allowFile = true
             }
             let result = try await decrypting.download(DownloadRequest(url: "file://" + path))
             #expect(result.data == server.files["small.bin"])

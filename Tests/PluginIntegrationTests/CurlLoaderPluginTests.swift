@@ -30,7 +30,9 @@ import WebImageTestSupport
         let bytes = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 3) }
         let file = folder.url.appendingPathComponent("bytes.bin")
         try Data(bytes).write(to: file)
-        let (response, body, _) = try await loader.load(LoadRequest(url: file.absoluteString))
+        var request = LoadRequest(url: file.absoluteString)
+        request.destinationPolicy.allowFile = true
+        let (response, body, _) = try await loader.load(request)
         #expect(response.statusCode == 200)
         #expect(body == bytes)
         let (_, decoded, _) = try await loader.load(LoadRequest(url: "data:,hello"))

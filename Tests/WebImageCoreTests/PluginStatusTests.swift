@@ -29,8 +29,17 @@ import WebImageCore
     @Test("the appended statuses follow the existing ones")
     func appendedValues() {
         #expect(
-            [WEBIMAGE_STATUS_CANCELLED, WEBIMAGE_STATUS_NOT_FOUND, WEBIMAGE_STATUS_IO_ERROR, WEBIMAGE_STATUS_TIMED_OUT]
-                == [10, 11, 12, 13])
+            [
+                WEBIMAGE_STATUS_CANCELLED, WEBIMAGE_STATUS_NOT_FOUND, WEBIMAGE_STATUS_IO_ERROR,
+                WEBIMAGE_STATUS_TIMED_OUT, WEBIMAGE_STATUS_REFUSED,
+            ] == [10, 11, 12, 13, 14])
+    }
+
+    @Test("a loader's REFUSED is .destinationRefused; a coder's, with no counterpart, .internalError")
+    func refusedStatus() {
+        #expect(PluginStatus(WEBIMAGE_STATUS_REFUSED).loadingErrorKind == .destinationRefused)
+        #expect(PluginStatus(WEBIMAGE_STATUS_REFUSED).codingErrorKind == .internalError)
+        #expect(PluginStatus(WEBIMAGE_STATUS_INVALID_ARGUMENT).loadingErrorKind == .invalidURL)
     }
 
     @Test("every coding error kind a plugin can report crosses the ABI as a status that maps back to it")

@@ -105,19 +105,7 @@ void curl_shim_serve_data_url(webimage_load_task *task) {
         fail(task, WEBIMAGE_STATUS_TOO_LARGE, message);
         return;
     }
-    char length_text[32];
-    snprintf(length_text, sizeof length_text, "%ld", length);
-    webimage_load_header headers[] = {{"Content-Type", content_type}, {"Content-Length", length_text}};
-    webimage_load_response response = {
-        .struct_size = sizeof(webimage_load_response),
-        .status_code = 200,
-        .headers = headers,
-        .header_count = 2,
-        .http_version = WEBIMAGE_HTTP_VERSION_NONE,
-        .effective_url = task->url,
-    };
-    task->response_sent = true;
-    task->callbacks.on_response(task->callbacks.context, &response);
+    curl_shim_respond_locally(task, content_type, (uint64_t)length);
     if (length > 0 && !atomic_load(&task->cancel_requested) && task->method != WEBIMAGE_LOAD_METHOD_HEAD) {
         task->callbacks.on_data(task->callbacks.context, body, (size_t)length);
         task->bytes_received = (uint64_t)length;

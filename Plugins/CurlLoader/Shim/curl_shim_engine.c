@@ -73,6 +73,23 @@ void curl_shim_complete(webimage_load_task *task, webimage_status status, int32_
     atomic_fetch_sub(&transfers_in_flight, 1);
 }
 
+void curl_shim_respond_locally(webimage_load_task *task, const char *content_type, uint64_t length) {
+    char length_text[32];
+    snprintf(length_text, sizeof length_text, "%" PRIu64, length);
+    webimage_load_header headers[] = {{"Content-Length", length_text}, {"Content-Type", ""}};
+    if (content_type != NULL) headers[1].value = content_type;
+    webimage_load_response response = {
+        .struct_size = sizeof(webimage_load_response),
+        .status_code = 200,
+        .headers = headers,
+        .header_count = content_type != NULL ? 2 : 1,
+        .http_version = WEBIMAGE_HTTP_VERSION_NONE,
+        .effective_url = task->url,
+    };
+    task->response_sent = true;
+    task->callbacks.on_response(task->callbacks.context, &response);
+}
+
 static void active_insert(webimage_load_task *task) {
     task->previous_active = NULL;
     task->next_active = engine.active;
@@ -106,6 +123,11 @@ static void begin(webimage_load_task *task) {
     }
     if (curl_shim_has_scheme(task->url, "data")) {
         curl_shim_serve_data_url(task);
+        retire(task);
+        return;
+    }
+    if (curl_shim_has_scheme(task->url, "file")) {
+        curl_shim_serve_file_url(task);
         retire(task);
         return;
     }
@@ -253,6 +275,8 @@ static webimage_status copy_request(const webimage_load_request *request, webima
         task->low_speed_bytes_per_second = request->low_speed_bytes_per_second;
         task->max_time_ms = request->max_time_ms;
     }
+    if (request->struct_size >= offsetof(webimage_load_request, destination_flags) + sizeof(uint32_t))
+        task->destination_flags = request->destination_flags;
     if (task->url == NULL || (request->user != NULL && task->user == NULL) ||
         (request->password != NULL && task->password == NULL))
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory copying the request");

@@ -46,6 +46,11 @@ struct webimage_load_task {
     /** The total deadline; 0 = none. */
     uint32_t max_time_ms;
     struct curl_slist *_Nullable request_headers;
+    /** WEBIMAGE_DESTINATION_* bits. */
+    uint32_t destination_flags;
+    /** Why the destination guard refused an address ("refused: ... address"); "" when it did
+     * not. The transfer fails with it unless another address of the host connected. */
+    char refusal[128];
 
     /* I/O thread state. */
     CURL *_Nullable easy;
@@ -98,6 +103,10 @@ void curl_shim_transfer_finish(webimage_load_task *_Nonnull task, CURLcode resul
 void curl_shim_complete(webimage_load_task *_Nonnull task, webimage_status status, int32_t native_code,
                         const char *_Nonnull message, const webimage_load_metrics *_Nullable metrics);
 
+/** Calls on_response (once) for a URL the shim serves itself (`data:`, `file:`): status 200,
+ * Content-Length `length`, and Content-Type when `content_type` is not NULL. */
+void curl_shim_respond_locally(webimage_load_task *_Nonnull task, const char *_Nullable content_type, uint64_t length);
+
 /** Frees a header list's contents. */
 void curl_shim_headers_clear(curl_shim_headers *_Nonnull headers);
 
@@ -107,5 +116,12 @@ bool curl_shim_has_scheme(const char *_Nonnull url, const char *_Nonnull scheme)
 /** Serves a `data:` URL on the I/O thread: on_response, on_data, on_complete.
  */
 void curl_shim_serve_data_url(webimage_load_task *_Nonnull task);
+
+/** Installs the destination guard on `task`'s easy handle when its flags ask for it. */
+CURLcode curl_shim_destination_prepare(webimage_load_task *_Nonnull task);
+
+/** Serves a `file:` URL on the I/O thread (regular files only, when the request's
+ * destination flags allow `file:`): on_response, on_data, on_complete. */
+void curl_shim_serve_file_url(webimage_load_task *_Nonnull task);
 
 #endif /* CURL_SHIM_INTERNAL_H */

@@ -92,7 +92,6 @@ void curl_shim_transfer_send_response(webimage_load_task *task) {
     task->response_sent = true;
     long code = 0;
     curl_easy_getinfo(task->easy, CURLINFO_RESPONSE_CODE, &code);
-    if (code == 0 && curl_shim_has_scheme(task->url, "file")) code = 200;
     char *effective_url = NULL;
     curl_easy_getinfo(task->easy, CURLINFO_EFFECTIVE_URL, &effective_url);
     webimage_load_header *headers = NULL;
@@ -201,7 +200,7 @@ webimage_status curl_shim_transfer_prepare(webimage_load_task *task, CURLSH *sha
     SET(CURLOPT_PRIVATE, (void *)task);
     SET(CURLOPT_ERRORBUFFER, task->curl_message);
     SET(CURLOPT_NOSIGNAL, 1L);
-    SET(CURLOPT_PROTOCOLS_STR, "http,https,file");
+    SET(CURLOPT_PROTOCOLS_STR, "http,https");
     SET(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     SET(CURLOPT_FOLLOWLOCATION, 1L);
     SET(CURLOPT_MAXREDIRS, CURL_SHIM_MAX_REDIRECTS);
@@ -248,6 +247,7 @@ webimage_status curl_shim_transfer_prepare(webimage_load_task *task, CURLSH *sha
         SET(CURLOPT_RANGE, range);
     }
 #undef SET
+    if (code == CURLE_OK) code = curl_shim_destination_prepare(task);
     if (code != CURLE_OK) {
         snprintf(message, capacity, "curl_easy_setopt: %s", curl_easy_strerror(code));
         return WEBIMAGE_STATUS_INTERNAL_ERROR;
@@ -320,7 +320,11 @@ static bool timeout_message(webimage_load_task *task, uint64_t total_us) {
 }
 
 void curl_shim_transfer_finish(webimage_load_task *task, CURLcode result) {
-    if (task->headers_complete) curl_shim_transfer_send_response(task);
+    /* A refused hop's earlier response (the redirect to it), or the redirect past the limit, is
+     * not the answer: the transfer fails with the reason alone, whatever statuses the host accepts. */
+    bool refused = task->refusal[0] != '\0' && result != CURLE_OK;
+    bool redirect_loop = result == CURLE_TOO_MANY_REDIRECTS;
+    if (task->headers_complete && !refused && !redirect_loop) curl_shim_transfer_send_response(task);
     if (task->failure == WEBIMAGE_STATUS_OK) curl_shim_transfer_flush(task);
     webimage_load_metrics metrics = {
         .struct_size = sizeof(webimage_load_metrics),
@@ -342,6 +346,17 @@ void curl_shim_transfer_finish(webimage_load_task *task, CURLcode result) {
     if (result == CURLE_OK) {
         if (!task->response_sent) curl_shim_transfer_send_response(task);
         curl_shim_complete(task, WEBIMAGE_STATUS_OK, 0, "", &metrics);
+        return;
+    }
+    if (refused) {
+        curl_shim_complete(task, WEBIMAGE_STATUS_REFUSED, (int32_t)result, task->refusal, &metrics);
+        return;
+    }
+    if (redirect_loop) {
+        char loop[96];
+        snprintf(loop, sizeof loop, "more than %ld redirects (a redirect loop) (curl error %d)",
+                 CURL_SHIM_MAX_REDIRECTS, (int)result);
+        curl_shim_complete(task, WEBIMAGE_STATUS_IO_ERROR, (int32_t)result, loop, &metrics);
         return;
     }
     if (result == CURLE_FILESIZE_EXCEEDED) {

@@ -69,6 +69,8 @@ typedef int32_t webimage_status;
 #define WEBIMAGE_STATUS_IO_ERROR 12
 /** The operation did not finish within its time limit. */
 #define WEBIMAGE_STATUS_TIMED_OUT 13
+/** A policy refused the operation (for a loader: a destination the request may not reach). */
+#define WEBIMAGE_STATUS_REFUSED 14
 
 /** Where a plugin writes the reason for a failure: a NUL-terminated string, truncated to fit. */
 typedef struct webimage_error {
@@ -367,6 +369,16 @@ typedef struct webimage_coder {
 /** Negotiate HTTP/2 over TLS (ALPN); off: HTTP/1.1 only. */
 #define WEBIMAGE_LOAD_ALLOW_HTTP2 (1u << 2)
 
+/** Bits of webimage_load_request.destination_flags: where a request may go. */
+/** Refuse every connection (the first and each redirect's, checked on the address actually
+ * connected to, after name resolution) to a loopback, private (RFC 1918, CGNAT 100.64/10),
+ * link-local, unique local (fc00::/7), multicast, unspecified or reserved address, also in
+ * IPv4-mapped or embedded IPv6 forms: the transfer fails with WEBIMAGE_STATUS_REFUSED and no
+ * request is sent. Proxies from the environment are not used. */
+#define WEBIMAGE_DESTINATION_DENY_PRIVATE (1u << 0)
+/** Serve `file:` URLs (regular files only); without it they fail with WEBIMAGE_STATUS_REFUSED. */
+#define WEBIMAGE_DESTINATION_ALLOW_FILE (1u << 1)
+
 /** One header line, name and value without the colon or line end. */
 typedef struct webimage_load_header {
     const char *_Nonnull name;
@@ -418,6 +430,9 @@ typedef struct webimage_load_request {
     /** Most milliseconds for the whole transfer, from start to the last byte
      * ("transfer took longer than 60 s (--max-time)"); 0 = none. */
     uint32_t max_time_ms;
+    /** WEBIMAGE_DESTINATION_* bits; 0 (also when struct_size does not cover it) = any host,
+     * no `file:`. Appended. */
+    uint32_t destination_flags;
 } webimage_load_request;
 
 /** Values of webimage_load_response.http_version and

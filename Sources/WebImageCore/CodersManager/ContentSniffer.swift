@@ -1,19 +1,15 @@
 /// What bytes that no coder decodes look like, for the error that says so: a well-known
 /// format by its first bytes (a document, an archive, or an image format no loaded plugin
-/// handles), text, or else the first 8 bytes in hex.
+/// handles), text, or only their size. The bytes themselves never appear in the message: they
+/// are the caller's (a private file's first line, a server's error page).
 enum ContentSniffer {
-    /// `looks like PDF, 1234 bytes`, `looks like text ("hello"), 5 bytes`, or
-    /// `5 bytes starting 00 01 02 03 04`; `0 bytes` for none.
+    /// `looks like PDF, 1234 bytes`, `looks like text, 5 bytes`, or `5 bytes`; `0 bytes` for none.
     static func describe(_ bytes: UnsafeRawBufferPointer) -> String {
-        if bytes.isEmpty { return "0 bytes" }
         let size = bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
+        if bytes.isEmpty { return size }
         if let name = formatName(of: bytes) { return "looks like \(name), \(size)" }
-        if let text = textStart(of: bytes) { return "looks like text (\"\(text)\"), \(size)" }
-        let head = bytes.prefix(8).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }
-        return "\(size) starting \(head.joined(separator: " "))"
+        if isText(bytes) { return "looks like text, \(size)" }
+        return size
     }
 
     /// Magic numbers of formats people fetch by mistake, or images in formats without a
@@ -47,15 +43,11 @@ enum ContentSniffer {
         return markup.name
     }
 
-    /// The first line of `bytes` (at most 40 characters) when the first 512 bytes are
-    /// printable UTF-8 text; nil otherwise.
-    private static func textStart(of bytes: UnsafeRawBufferPointer) -> String? {
+    /// True when the first 512 bytes are printable UTF-8 text (tabs and line ends allowed).
+    private static func isText(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let head = Array(bytes.prefix(512))
-        guard let text = String(validating: head, as: UTF8.self) ?? validPrefix(head) else { return nil }
-        guard text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" })
-        else { return nil }
-        let line = text.prefix { !$0.isNewline }
-        return line.count > 40 ? "\(line.prefix(40))…" : String(line)
+        guard let text = String(validating: head, as: UTF8.self) ?? validPrefix(head) else { return false }
+        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" }
     }
 
     /// `head` as text when only its last few bytes are cut inside a UTF-8 sequence.

@@ -58,6 +58,8 @@ public struct LoadRequest: Sendable, Equatable {
     /// Most time for the whole transfer, from `start` to the last byte, before it fails timed
     /// out ("transfer took longer than 60 s (--max-time)"); default nil: none.
     public var maxTransferTime: Duration?
+    /// Where the request may go; default every host, no `file:` (see ``DestinationPolicy``).
+    public var destinationPolicy = DestinationPolicy()
 
     public init(url: String) {
         self.url = url

@@ -18,7 +18,8 @@ public final class FailedURLList: Sendable {
 
     /// True when `error` will happen again for the same URL: a 4xx (other than 408 and 429),
     /// an unacceptable content type, a body over the limit, a decryptor or request modifier
-    /// refusal, bytes no coder decodes. A decode that failed for a reason outside the bytes
+    /// refusal, a destination the policy refuses, bytes no coder decodes. An invalid header is
+    /// the request's, not the URL's, and does not block. A decode that failed for a reason outside the bytes
     /// (the coder's plugin could not be opened, its worker was disabled, memory ran out, the
     /// decode was cancelled) does not block.
     static func blocks(_ error: ImageManagerError) -> Bool {
@@ -34,8 +35,10 @@ public final class FailedURLList: Sendable {
             case .badStatus:
                 guard let status = loading.statusCode else { return true }
                 return (400..<500).contains(status) && status != 408 && status != 429
-            case .badContentType, .tooLarge, .decryptionFailed, .requestModifierFailed, .invalidURL: return true
-            case .cancelled, .timedOut, .networkError, .notModified: return false
+            case .badContentType, .tooLarge, .decryptionFailed, .requestModifierFailed, .invalidURL,
+                .destinationRefused:
+                return true
+            case .cancelled, .timedOut, .networkError, .notModified, .invalidHeader: return false
             }
         default: return false
         }

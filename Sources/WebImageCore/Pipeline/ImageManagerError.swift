@@ -41,19 +41,19 @@ public struct ImageManagerError: Error, Sendable, CustomStringConvertible {
 
     static func load(_ error: ImageLoadingError, url: String) -> ImageManagerError {
         if error.kind == .cancelled { return .cancelled }
-        var wrapped = ImageManagerError(.loadFailed, "\(url): \(error.description)")
+        var wrapped = ImageManagerError(.loadFailed, "\(URLText.abbreviated(url)): \(error.description)")
         wrapped.loadingError = error
         return wrapped
     }
 
     static func decode(_ error: ImageCodingError, url: String) -> ImageManagerError {
-        var wrapped = ImageManagerError(.decodeFailed, "\(url): \(error.message)")
+        var wrapped = ImageManagerError(.decodeFailed, "\(URLText.abbreviated(url)): \(error.message)")
         wrapped.codingError = error
         return wrapped
     }
 
     static func transform(_ error: ImageTransformError, url: String) -> ImageManagerError {
-        var wrapped = ImageManagerError(.transformFailed, "\(url): \(error.message)")
+        var wrapped = ImageManagerError(.transformFailed, "\(URLText.abbreviated(url)): \(error.message)")
         wrapped.transformError = error
         return wrapped
     }

@@ -2,7 +2,8 @@
 /// body, retrying and finishing.
 extension ImageDownloader {
     /// The loader request for `operation`: configuration and request headers, validators,
-    /// timeouts and limits, then the request modifier.
+    /// timeouts, limits and the destination policy, then the request modifier; the URL's
+    /// length and the headers are checked last.
     func loadRequest(for operation: DownloadOperation, resuming: ResumableData?) throws(ImageLoadingError)
         -> LoadRequest
     {
@@ -22,6 +23,7 @@ extension ImageDownloader {
         load.credential = request.credential
         load.maxBodySize = configuration.maxResponseSize
         load.maxConnectionsPerHost = configuration.maxConnectionsPerHost
+        load.destinationPolicy = configuration.destinationPolicy
         if let resuming {
             load.rangeStart = UInt64(resuming.bytes.count)
             load.headers["If-Range"] = resuming.validator
@@ -29,11 +31,47 @@ extension ImageDownloader {
         if let modifier = configuration.requestModifier {
             guard let modified = modifier(load) else {
                 throw ImageLoadingError(
-                    .requestModifierFailed, "the request modifier returned no request for \(request.url)")
+                    .requestModifierFailed,
+                    "the request modifier returned no request for \(URLText.abbreviated(request.url))")
             }
             load = modified
         }
+        try checkLength(of: load.url)
+        try checkHeaders(load.headers)
         return load
+    }
+
+    /// Fails a URL longer than ``ImageDownloaderConfiguration/maxURLLength`` (a `data:` URL:
+    /// ``ImageDownloaderConfiguration/maxDataURLLength`` or twice the response size limit).
+    private func checkLength(of url: String) throws(ImageLoadingError) {
+        let isData = url.utf8.prefix(5).map { $0 | 0x20 } == Array("data:".utf8)
+        let limit =
+            isData
+            ? min(
+                configuration.maxDataURLLength,
+                Int(clamping: configuration.maxResponseSize.multipliedReportingOverflow(by: 2).partialValue))
+            : configuration.maxURLLength
+        let length = url.utf8.count
+        guard length > limit else { return }
+        throw ImageLoadingError(
+            .invalidURL,
+            "the URL is \(length) bytes long, more than the limit of \(limit) for \(isData ? "data: URLs" : "URLs"): \(URLText.abbreviated(url))"
+        )
+    }
+
+    /// Fails a header whose name is empty or holds a colon, CR, LF or NUL, or whose value holds
+    /// CR, LF or NUL (it would end the header line and start another).
+    private func checkHeaders(_ headers: HTTPHeaders) throws(ImageLoadingError) {
+        let lineBreaks: Set<Character> = ["\r", "\n", "\r\n", "\0"]
+        for field in headers {
+            if field.name.isEmpty || field.name.contains(where: { lineBreaks.contains($0) || $0 == ":" }) {
+                throw ImageLoadingError(.invalidHeader, "the header name \(field.name.debugDescription) cannot be sent")
+            }
+            if field.value.contains(where: { lineBreaks.contains($0) }) {
+                throw ImageLoadingError(
+                    .invalidHeader, "the value of the header '\(field.name)' contains a line break or NUL")
+            }
+        }
     }
 
     func startTransfer(_ operation: DownloadOperation) {
@@ -53,7 +91,8 @@ extension ImageDownloader {
         do throws(ImageLoadingError) {
             let request = try loadRequest(for: operation, resuming: resuming)
             guard let loader = loaders.first(where: { $0.serves(request.url) }) else {
-                throw ImageLoadingError(.invalidURL, "no loader serves the scheme of '\(request.url)'")
+                throw ImageLoadingError(
+                    .invalidURL, "no loader serves the scheme of '\(URLText.abbreviated(request.url))'")
             }
             let task = try loader.start(request) { [self] event in handle(event, of: operation, attempt: attempt) }
             let cancelNow = state.withLock { _ -> Bool in

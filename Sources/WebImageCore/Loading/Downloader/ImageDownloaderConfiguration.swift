@@ -66,6 +66,18 @@ public struct ImageDownloaderConfiguration: Sendable {
     /// Limits how fast downloads start; default none (Nuke's setting is ``TokenBucket/Rate/nuke``:
     /// 80 per second, bursts of 25).
     public var rateLimit: TokenBucket.Rate?
+    /// Where requests may go; default every host and no `file:` URLs (see
+    /// ``DestinationPolicy``; an image server fetching URLs others give it should set
+    /// ``DestinationPolicy/denyPrivateAddresses``).
+    public var destinationPolicy = DestinationPolicy()
+    /// Most bytes (UTF-8) of a URL other than `data:`; default 65,536 (64 KiB, within what
+    /// servers accept). A longer URL fails with ``ImageLoadingError/Kind/invalidURL`` before
+    /// anything is sent.
+    public var maxURLLength = ImageDownloaderConfiguration.defaultMaxURLLength
+    /// Most bytes of a `data:` URL, checked before it is decoded; default 8 MiB (8,388,608).
+    /// A `data:` URL longer than this, or than twice ``maxResponseSize`` (its payload could not
+    /// fit: base64 takes 4 bytes for 3), fails with ``ImageLoadingError/Kind/invalidURL``.
+    public var maxDataURLLength = ImageDownloaderConfiguration.defaultMaxDataURLLength
 
     public init() {}
 
@@ -74,6 +86,11 @@ public struct ImageDownloaderConfiguration: Sendable {
     var downloadsPerHost: Int {
         max(1, maxConcurrentDownloadsPerHost ?? HostShareQueue<Void>.defaultShare(of: maxConcurrentDownloads))
     }
+
+    /// 65,536 bytes.
+    public static let defaultMaxURLLength = 65_536
+    /// 8 MiB: 8,388,608 bytes.
+    public static let defaultMaxDataURLLength = 8 << 20
 
     /// The smaller of 200 MB and 10% of physical memory.
     public static var defaultMaxResponseSize: UInt64 {

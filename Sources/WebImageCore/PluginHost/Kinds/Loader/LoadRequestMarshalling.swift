@@ -22,6 +22,9 @@ enum LoadRequestMarshalling {
         if request.options.contains(.allowInvalidCertificates) { flags |= WEBIMAGE_LOAD_ALLOW_INVALID_CERTIFICATES }
         if request.options.contains(.sendCookies) { flags |= WEBIMAGE_LOAD_SEND_COOKIES }
         if request.options.contains(.allowHTTP2) { flags |= WEBIMAGE_LOAD_ALLOW_HTTP2 }
+        var destinationFlags: UInt32 = 0
+        if request.destinationPolicy.denyPrivateAddresses { destinationFlags |= WEBIMAGE_DESTINATION_DENY_PRIVATE }
+        if request.destinationPolicy.allowFile { destinationFlags |= WEBIMAGE_DESTINATION_ALLOW_FILE }
         return headers.withUnsafeBufferPointer { headerBuffer in
             var cRequest = webimage_load_request(
                 struct_size: UInt32(MemoryLayout<webimage_load_request>.size),
@@ -34,7 +37,7 @@ enum LoadRequestMarshalling {
                 max_body_size: request.maxBodySize, range_start: request.rangeStart,
                 max_host_connections: request.maxConnectionsPerHost,
                 low_speed_bytes_per_second: request.minimumBytesPerSecond,
-                max_time_ms: request.maxTransferTime.map(milliseconds) ?? 0)
+                max_time_ms: request.maxTransferTime.map(milliseconds) ?? 0, destination_flags: destinationFlags)
             return body(&cRequest)
         }
     }

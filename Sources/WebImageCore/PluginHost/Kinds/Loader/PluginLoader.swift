@@ -28,7 +28,8 @@ public final class PluginLoader: ImageLoader, @unchecked Sendable {
         throws(ImageLoadingError) -> any LoadTask
     {
         guard serves(request.url) else {
-            throw ImageLoadingError(.invalidURL, "the \(pluginName) loader serves no scheme of '\(request.url)'")
+            throw ImageLoadingError(
+                .invalidURL, "the \(pluginName) loader serves no scheme of '\(URLText.abbreviated(request.url))'")
         }
         let receiver = LoadEventReceiver(handler: handler)
         let context = Unmanaged.passRetained(receiver).toOpaque()
