@@ -58,7 +58,7 @@ import WebImageTestSupport
         let refused = try await run("fetch", [url, "-o", folder.path])
         #expect(
             refused.errorLines == [
-                "error: 1 of 1 URLs failed; first: \(url): destination refused: refused: file: URLs are not allowed"
+                "error: 1 of 1 URLs failed; first: \(url): destination refused: file: URLs are not allowed"
             ])
         let decoded = try await run("get", [url, "--allow-file", "-o", folder.file("out.png")])
         #expect(
@@ -88,7 +88,7 @@ import WebImageTestSupport
         let result = try await run("fetch", ["file://" + fifo, "--allow-file", "-o", folder.path])
         #expect(
             result.errorLines == [
-                "error: 1 of 1 URLs failed; first: file://\(fifo): destination refused: refused: \(fifo) is not a regular file"
+                "error: 1 of 1 URLs failed; first: file://\(fifo): destination refused: \(fifo) is not a regular file"
             ])
     }
 

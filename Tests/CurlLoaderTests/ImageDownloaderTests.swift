@@ -240,7 +240,7 @@ extension CurlLoaderTests {
             }
             #expect(
                 error
-                    == ImageLoadingError(.destinationRefused, "refused: 127.0.0.1 is a loopback address", nativeCode: 7)
+                    == ImageLoadingError(.destinationRefused, "127.0.0.1 is a loopback address", nativeCode: 7)
             )
             #expect(server.requests(matching: "/static/small.bin?guarded", atLeast: 0).isEmpty)
         }

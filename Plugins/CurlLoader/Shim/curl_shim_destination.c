@@ -49,7 +49,7 @@ static const char *ipv6_class(const uint8_t a[16]) {
  * is the one reported (a name may resolve to several refused addresses). */
 static void refuse(webimage_load_task *task, const char *text, const char *kind) {
     if (task->refusal[0] != '\0') return;
-    snprintf(task->refusal, sizeof task->refusal, "refused: %s is %s address", text, kind);
+    snprintf(task->refusal, sizeof task->refusal, "%s is %s address", text, kind);
 }
 
 /** True when the guard lets `task` reach `address`; records the refusal otherwise. */

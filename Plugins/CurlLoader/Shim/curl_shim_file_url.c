@@ -44,7 +44,7 @@ static char *local_path(webimage_load_task *task, char *message, size_t capacity
 
 void curl_shim_serve_file_url(webimage_load_task *task) {
     if (!(task->destination_flags & WEBIMAGE_DESTINATION_ALLOW_FILE)) {
-        fail(task, WEBIMAGE_STATUS_REFUSED, 0, "refused: file: URLs are not allowed");
+        fail(task, WEBIMAGE_STATUS_REFUSED, 0, "file: URLs are not allowed");
         return;
     }
     char message[512];
@@ -67,7 +67,7 @@ void curl_shim_serve_file_url(webimage_load_task *task) {
         return;
     }
     if (!S_ISREG(status.st_mode)) {
-        snprintf(message, sizeof message, "refused: %.400s is not a regular file", path);
+        snprintf(message, sizeof message, "%.400s is not a regular file", path);
         close(descriptor);
         free(path);
         fail(task, WEBIMAGE_STATUS_REFUSED, 0, message);

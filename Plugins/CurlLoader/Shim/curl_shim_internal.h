@@ -48,7 +48,7 @@ struct webimage_load_task {
     struct curl_slist *_Nullable request_headers;
     /** WEBIMAGE_DESTINATION_* bits. */
     uint32_t destination_flags;
-    /** Why the destination guard refused an address ("refused: ... address"); "" when it did
+    /** Why the destination guard refused an address ("10.0.0.5 is a private address"); "" when it did
      * not. The transfer fails with it unless another address of the host connected. */
     char refusal[128];
 
