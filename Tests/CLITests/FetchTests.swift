@@ -197,9 +197,7 @@ import WebImageTestSupport
         let server = try NginxServer()
         let output = try TemporaryDirectory()
         let url = server.http + "/slow/slow.bin?rate=2"
-        let started = ContinuousClock.now
         let result = try await fetch([url, "-o", output.path, "--max-time", "1"])
-        #expect(ContinuousClock.now - started < HangBound.scaled(.seconds(20)))
         #expect(result.status == 1)
         #expect(
             result.errorLines == [
