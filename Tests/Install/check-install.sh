@@ -52,7 +52,7 @@ printf 'P6\n2 1\n255\n\377\000\000\000\000\377' >"$work/red-blue.ppm"
   || fail "convert --transform sepia:percent=80 through the example transformer"
 grep -q '"transformer_key" *: *"effects.sepia(80)"' "$work/sepia.json" || fail "the example transformer's key"
 mkdir "$work/fetched"
-"$webimage" fetch "file://$work/red-blue.ppm" -o "$work/fetched" >/dev/null || fail "fetch through the curl plugin"
+"$webimage" fetch --allow-file "file://$work/red-blue.ppm" -o "$work/fetched" >/dev/null || fail "fetch through the curl plugin"
 cmp -s "$work/red-blue.ppm" "$work/fetched/red-blue.ppm" || fail "fetched bytes differ"
 if ldd "$webimage" "$webimage-bench" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then
   fail "unresolved libraries"
