@@ -88,5 +88,5 @@ public enum MeasuredProcess {
 
     /// True when this process runs under ThreadSanitizer (its runtime is loaded), as the
     /// tools the tests start then are too.
-    static let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+    public static let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 }
