@@ -91,7 +91,7 @@ extension ImageManager {
             image: image, animation: payload.animation,
             data: plan.decode.thumbnail == nil && plan.chain.isEmpty ? entry.data : nil,
             cacheType: .disk, url: plan.url, cacheKey: key, scale: plan.scale, frameCount: payload.frameCount,
-            metrics: ImageMetrics())
+            metrics: ImageMetrics(), animatedImageData: plan.chain.isEmpty && payload.isAnimated ? entry.data : nil)
     }
 
     /// Stores a downloaded original: the decoded image in memory under the original key (the

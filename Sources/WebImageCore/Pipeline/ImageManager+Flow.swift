@@ -44,7 +44,7 @@ extension ImageManager {
                     spec: transforming ? ImageRequestPlan.DecodeSpec() : plan.decode, type: plan.queryCacheType,
                     relay: relay)
             {
-                let result = cachedResult(plan, hit: hit, key: finalKey, started: started)
+                let result = cachedResult(plan, hit: hit, key: finalKey, started: started, isOriginal: !transforming)
                 guard refresh else { return result }
                 work.send(.intermediate(result))
                 deliveredCached = true
@@ -64,7 +64,8 @@ extension ImageManager {
                     await store(plan) { await self.storeTransformed(plan, image: image) }
                 }
                 var result = cachedResult(
-                    plan, hit: hit, key: output.transformed ? finalKey : originalKey, started: started)
+                    plan, hit: hit, key: output.transformed ? finalKey : originalKey, started: started, isOriginal: true
+                )
                 result.image = output.image
                 result.animation = output.animation
                 result.data = output.transformed ? nil : result.data
@@ -127,10 +128,11 @@ extension ImageManager {
         metrics.total = ContinuousClock.now - started
         metrics.load = download.metrics
         let plain = plan.decode.thumbnail == nil && !transformedImage
+        let bytes = plain || output.isAnimated ? Data(download.data) : nil
         return ImageResult(
-            image: image, animation: output.animation, data: plain ? Data(download.data) : nil, cacheType: .none,
+            image: image, animation: output.animation, data: plain ? bytes : nil, cacheType: .none,
             url: plan.url, cacheKey: transformedImage ? plan.finalKey : plan.originalKey, scale: plan.scale,
-            frameCount: output.frameCount, metrics: metrics)
+            frameCount: output.frameCount, metrics: metrics, animatedImageData: output.isAnimated ? bytes : nil)
     }
 
     /// Runs the stores now (``ImageManagerOptions/waitStoreCache``) or in the background.
@@ -142,8 +144,10 @@ extension ImageManager {
         }
     }
 
+    /// The result of a cache hit; `isOriginal` when it was looked up under the base key (its
+    /// data, if any, are the original's: an animation's frames can be decoded from them).
     private func cachedResult(
-        _ plan: ImageRequestPlan, hit: CacheHit, key: String, started: ContinuousClock.Instant
+        _ plan: ImageRequestPlan, hit: CacheHit, key: String, started: ContinuousClock.Instant, isOriginal: Bool
     ) -> ImageResult {
         var metrics = ImageMetrics()
         metrics.total = ContinuousClock.now - started
@@ -151,6 +155,7 @@ extension ImageManager {
         return ImageResult(
             image: hit.payload.image, animation: hit.payload.animation, data: plain ? hit.data : nil,
             cacheType: hit.cacheType, url: plan.url, cacheKey: key, scale: plan.scale,
-            frameCount: hit.payload.frameCount, metrics: metrics)
+            frameCount: hit.payload.frameCount, metrics: metrics,
+            animatedImageData: isOriginal && hit.payload.isAnimated ? hit.data : nil)
     }
 }

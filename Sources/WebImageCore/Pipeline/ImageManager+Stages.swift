@@ -67,6 +67,7 @@ extension ImageManager {
             completion: { result in
                 switch result {
                 case .success(let download):
+                    self.counters.countDownloadedBytes(download.metrics.bytesReceived)
                     work.send(
                         .finished(
                             .success(

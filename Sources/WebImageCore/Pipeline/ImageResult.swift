@@ -20,6 +20,13 @@ public struct ImageResult: Sendable {
     /// Frames in the source (1 for a still image or with first-frame-only decoding); 0 when unknown.
     public var frameCount: Int
     public var metrics: ImageMetrics
+    /// The encoded bytes of an animated source (more than one frame), whatever thumbnail or
+    /// transformer the image went through, so every frame can be decoded again
+    /// (``CodersManager/openAnimation(_:)``, ``CodersManager/convertAnimation(_:decodeOptions:encodeOptions:transform:)``),
+    /// as SDWebImage's `SDAnimatedImage.animatedImageData`: downloaded, or the original read
+    /// from disk. Nil for a still image, for an image decoded from a transformed entry, and
+    /// for a memory hit (unless ``ImageManagerOptions/queryMemoryData`` finds the original on disk).
+    public var animatedImageData: Data? = nil
 }
 
 /// How long each part of a request took, and the transfer's own metrics.

@@ -11,6 +11,7 @@ public final class PipelineCounters: Sendable {
     private let cacheQueryCount = Atomic<Int>(0)
     private let storeFailureCount = Atomic<Int>(0)
     private let firstStoreError = Mutex<CacheError?>(nil)
+    private let downloadedByteCount = Atomic<Int>(0)
 
     init() {}
 
@@ -28,6 +29,14 @@ public final class PipelineCounters: Sendable {
     public var cacheQueries: Int { cacheQueryCount.load(ordering: .relaxed) }
 
     func countDownload() { downloadCount.add(1, ordering: .relaxed) }
+
+    /// Body bytes received by the downloads that finished (``LoadMetrics/bytesReceived``,
+    /// each shared download once).
+    public var downloadedBytes: Int { downloadedByteCount.load(ordering: .relaxed) }
+
+    func countDownloadedBytes(_ count: UInt64) {
+        downloadedByteCount.add(Int(clamping: count), ordering: .relaxed)
+    }
     func countDecode() { decodeCount.add(1, ordering: .relaxed) }
     func countPartialDecode() { partialDecodeCount.add(1, ordering: .relaxed) }
     func countTransform() { transformCount.add(1, ordering: .relaxed) }

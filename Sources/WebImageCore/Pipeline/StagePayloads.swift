@@ -22,4 +22,8 @@ struct DecodedPayload: Sendable {
     var transformed = false
     /// The decoded image before the transformers ran.
     var original: DecodedImage?
+
+    /// True when the source has more than one frame (or the image says it is animated, its
+    /// frame count unknown: a memory hit).
+    var isAnimated: Bool { frameCount > 1 || image?.traits.contains(.animated) == true }
 }
