@@ -101,9 +101,9 @@ struct ConvertCommand: PluginHostCommand {
         let box = try thumbnail.map { try ThumbnailArgument.parse($0, preservesAspectRatio: !noAspect) }
         let host = pluginOptions.makeHost()
         let pipeline = try TransformArgument.pipeline(transforms, host: host)
-        let bytes = try InputFile.read(input)
         let manager = host.makeCodersManager()
-        let outputFormat = try chooseOutputFormat(manager)
+        let outputFormat = try OutputFormat.choose(for: output, coders: manager)
+        let bytes = try InputFile.read(input)
         let info = try manager.probe(bytes)
         let options = try limits.apply(
             to: DecodeOptions(pixelFormat: .rgba16, thumbnail: box, appliesOrientation: !noAutoOrient))
@@ -182,23 +182,5 @@ struct ConvertCommand: PluginHostCommand {
         } catch {
             throw CLIError("cannot write '\(output)': \(error.localizedDescription)")
         }
-    }
-
-    /// The format named by the output file's extension, checked to be encodable.
-    private func chooseOutputFormat(_ manager: CodersManager) throws -> ImageFormat {
-        let fileExtension = URL(fileURLWithPath: output).pathExtension
-        guard !fileExtension.isEmpty else {
-            throw CLIError("cannot choose an output format: '\(output)' has no file extension")
-        }
-        let format: ImageFormat
-        do {
-            format = try manager.coder(forFormat: fileExtension).format
-        } catch {
-            throw CLIError("unsupported output extension '.\(fileExtension)': \(error)")
-        }
-        guard format.capabilities.contains(.encode) else {
-            throw CLIError("unsupported output extension '.\(fileExtension)': the \(format.name) coder cannot encode")
-        }
-        return format
     }
 }

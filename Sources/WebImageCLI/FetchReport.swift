@@ -8,8 +8,10 @@ struct FetchReport: Encodable {
     let status: Int?
     /// `"1.1"`, `"2"`...; nil when not HTTP or no response.
     let httpVersion: String?
-    /// Bytes written to `file`.
-    let bytes: Int
+    /// Body bytes received (after content decoding); 0 when no body arrived.
+    let bytesDownloaded: Int
+    /// Bytes written to `file` (the body as it came); 0 when the URL failed or the write did.
+    let bytesWritten: Int
     let contentType: String?
     let etag: String?
     /// The file written; nil when the URL failed.
@@ -20,7 +22,9 @@ struct FetchReport: Encodable {
     let error: String?
 
     enum CodingKeys: String, CodingKey {
-        case url, status, bytes, etag, file, ms, error
+        case url, status, etag, file, ms, error
+        case bytesDownloaded = "bytes_downloaded"
+        case bytesWritten = "bytes_written"
         case httpVersion = "http_version"
         case contentType = "content_type"
     }
@@ -32,7 +36,8 @@ struct FetchReport: Encodable {
         try container.encode(URLText.abbreviated(url, limit: limit), forKey: .url)
         try container.encode(status, forKey: .status)
         try container.encode(httpVersion, forKey: .httpVersion)
-        try container.encode(bytes, forKey: .bytes)
+        try container.encode(bytesDownloaded, forKey: .bytesDownloaded)
+        try container.encode(bytesWritten, forKey: .bytesWritten)
         try container.encode(contentType, forKey: .contentType)
         try container.encode(etag, forKey: .etag)
         try container.encode(file, forKey: .file)

@@ -22,7 +22,7 @@ struct FetchRun {
                 writers.async {
                     let report = Self.finish(item, result, elapsed: ContinuousClock.now - started)
                     reports.withLock { $0[index] = report }
-                    bar?.add(bytes: report.bytes, failed: report.error != nil)
+                    bar?.add(bytes: report.bytesDownloaded, failed: report.error != nil)
                     group.leave()
                 }
             }
@@ -47,17 +47,19 @@ struct FetchRun {
                 try? FileManager.default.removeItem(at: temporary)
                 return FetchReport(
                     url: item.url, status: download.response.statusCode, httpVersion: download.response.httpVersion,
-                    bytes: 0, contentType: download.response.headers["Content-Type"],
+                    bytesDownloaded: download.data.count, bytesWritten: 0,
+                    contentType: download.response.headers["Content-Type"],
                     etag: download.response.headers["ETag"], file: nil, ms: milliseconds,
                     error: "cannot write \(item.file.path): \(error.localizedDescription)")
             }
             return FetchReport(
                 url: item.url, status: download.response.statusCode, httpVersion: download.response.httpVersion,
-                bytes: download.data.count, contentType: download.response.headers["Content-Type"],
+                bytesDownloaded: download.data.count, bytesWritten: download.data.count,
+                contentType: download.response.headers["Content-Type"],
                 etag: download.response.headers["ETag"], file: item.file.path, ms: milliseconds, error: nil)
         case .failure(let error):
             return FetchReport(
-                url: item.url, status: error.statusCode, httpVersion: nil, bytes: 0,
+                url: item.url, status: error.statusCode, httpVersion: nil, bytesDownloaded: 0, bytesWritten: 0,
                 contentType: error.headers?["Content-Type"], etag: error.headers?["ETag"], file: nil, ms: milliseconds,
                 error: error.description)
         }

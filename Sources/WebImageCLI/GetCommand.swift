@@ -87,12 +87,16 @@ struct GetCommand: PluginHostCommand {
     func run() throws {
         let urls = urls + (try listFile.map(FetchPlan.listedURLs) ?? [])
         guard !urls.isEmpty else { throw CLIError("no URL to get") }
-        let requestOptions: ImageManagerOptions
+        let namedOptions: ImageManagerOptions
         do {
-            requestOptions = try ImageManagerOptions(names: options)
+            namedOptions = try ImageManagerOptions(names: options)
         } catch {
             throw CLIError("invalid --options: \(error.message)")
         }
+        // A memory hit written to a file brings the original bytes from disk too, so an
+        // animation keeps its frames and a file in the source's format gets its bytes.
+        let writesFiles = output != nil || outputDirectory != nil
+        let requestOptions = writesFiles ? namedOptions.union(.queryMemoryData) : namedOptions
         let host = pluginOptions.makeHost()
         var requestContext = try manager.context(host: host)
         requestContext.storeCacheType = try storeCacheType.map {
@@ -112,6 +116,10 @@ struct GetCommand: PluginHostCommand {
         let context = requestContext
         let sequential = sequential
         let files = try outputFiles(for: urls, in: folder, coders: imageManager.coders)
+        let writer = GetImageWriter(
+            coders: imageManager.coders, thumbnail: context.thumbnail,
+            animationTransformer: requestOptions.contains(.transformAnimatedImage) ? context.transformer : nil,
+            limits: imageManager.configuration.transformLimits)
         // Each image is written (when asked) and reduced to its report as soon as it loaded:
         // the images themselves are not kept until every URL finished.
         let reports = runBlocking { () -> [GetReport] in
@@ -119,7 +127,8 @@ struct GetCommand: PluginHostCommand {
             if sequential {
                 for (index, url) in urls.enumerated() {
                     reports.append(
-                        await Self.loadAndReport(url, file: files[index], imageManager, requestOptions, context))
+                        await Self.loadAndReport(
+                            url, file: files[index], writer, imageManager, requestOptions, context))
                 }
             } else {
                 reports = await withTaskGroup(of: (Int, GetReport).self) { group in
@@ -127,7 +136,8 @@ struct GetCommand: PluginHostCommand {
                         group.addTask {
                             (
                                 index,
-                                await Self.loadAndReport(url, file: files[index], imageManager, requestOptions, context)
+                                await Self.loadAndReport(
+                                    url, file: files[index], writer, imageManager, requestOptions, context)
                             )
                         }
                     }
@@ -154,19 +164,19 @@ struct GetCommand: PluginHostCommand {
         }
     }
 
-    /// Loads `url`, writes its image to `file` when there is one, and returns its report.
+    /// Loads `url`, writes its image to `file` when there is one, and returns its report,
+    /// which then describes the file written.
     private static func loadAndReport(
-        _ url: String, file: OutputFile?, _ manager: ImageManager, _ options: ImageManagerOptions,
-        _ context: ImageContext
+        _ url: String, file: GetOutputFile?, _ writer: GetImageWriter, _ manager: ImageManager,
+        _ options: ImageManagerOptions, _ context: ImageContext
     ) async -> GetReport {
         let started = ContinuousClock.now
         let result = await load(url, manager, options, context)
         var report = Self.report(url: url, result: result, elapsed: ContinuousClock.now - started)
         guard case .success(let image) = result, let file else { return report }
         do {
-            report.bytes = try write(image, to: file, coders: manager.coders)
+            report.describe(try writer.write(image, to: file))
         } catch {
-            report.bytes = 0
             report.error = "cannot write \(file.path): \(error)"
         }
         return report
@@ -182,54 +192,28 @@ struct GetCommand: PluginHostCommand {
         }
     }
 
-    /// The file each of `urls`' images is written to, when one is asked for: `-o`'s, or one
-    /// new file per URL in `folder` whose extension names the format written (the URL's when
-    /// a coder has it, else `png`).
+    /// The file each of `urls`' images is written to, when one is asked for: `-o`'s (its
+    /// extension's format checked to be writable before anything is downloaded), or one new
+    /// file per URL in `folder` whose extension names the format written (the URL's when a
+    /// coder writes it, else `png`).
     private func outputFiles(for urls: [String], in folder: OutputFolder?, coders: CodersManager) throws
-        -> [OutputFile?]
+        -> [GetOutputFile?]
     {
-        if let output { return [OutputFile(path: output, isNew: false)] }
+        if let output {
+            let hasExtension = !URL(fileURLWithPath: output).pathExtension.isEmpty
+            let format = hasExtension ? try OutputFormat.choose(for: output, coders: coders) : nil
+            return [GetOutputFile(path: output, isNew: false, format: format)]
+        }
         guard var folder else { return urls.map { _ in nil } }
+        guard let png = OutputFormat.writable("png", coders: coders) else {
+            throw CLIError("cannot write to --output-dir: no coder writes png")
+        }
         return try urls.map { url in
             let urlExtension = (OutputFolder.fileName(for: url) as NSString).pathExtension
-            let known = !urlExtension.isEmpty && (try? coders.coder(forFormat: urlExtension.lowercased())) != nil
-            let file = try folder.claim(for: url, fileExtension: known ? urlExtension : "png")
-            return OutputFile(path: file.path, isNew: true)
+            let format = OutputFormat.writable(urlExtension, coders: coders)
+            let file = try folder.claim(for: url, fileExtension: format == nil ? "png" : urlExtension)
+            return GetOutputFile(path: file.path, isNew: true, format: format ?? png)
         }
-    }
-
-    /// Where an image is written.
-    struct OutputFile: Sendable {
-        let path: String
-        /// True for a file of `--output-dir`: created, never replacing one (a name taken since
-        /// it was claimed fails the URL); false for `-o`'s file, which the user named: replaced.
-        let isNew: Bool
-    }
-
-    /// Writes the image: the downloaded or cached bytes when they are in the file's format,
-    /// else the pixels encoded in the format of the file's extension (PNG without one).
-    /// - Returns: the bytes written.
-    private static func write(_ result: ImageResult, to file: OutputFile, coders: CodersManager) throws -> Int {
-        let fileExtension = (file.path as NSString).pathExtension.lowercased()
-        let bytes: [UInt8]
-        if let data = result.data, let image = result.image,
-            fileExtension.isEmpty || (try? coders.coder(forFormat: fileExtension).format.name) == image.format
-        {
-            bytes = [UInt8](data)
-        } else if let data = result.data, result.image == nil {
-            bytes = [UInt8](data)
-        } else if let image = result.image {
-            let format = fileExtension.isEmpty ? "png" : fileExtension
-            bytes = [UInt8](try coders.encode(image.pixels, options: EncodeOptions(format: format)).data)
-        } else {
-            throw CLIError("no image or data to write")
-        }
-        if file.isNew {
-            try FetchFile.write(bytes, to: file.path)
-        } else {
-            try Data(bytes).write(to: URL(fileURLWithPath: file.path), options: .atomic)
-        }
-        return bytes.count
     }
 
     private static func report(url: String, result: Result<ImageResult, ImageManagerError>, elapsed: Duration)
@@ -241,11 +225,13 @@ struct GetCommand: PluginHostCommand {
             return GetReport(
                 url: url, key: image.cacheKey, cacheType: CacheTypeArgument.name(image.cacheType),
                 width: image.image?.width, height: image.image?.height, format: image.image?.format,
-                frames: image.frameCount, bytes: image.data?.count ?? 0, ms: ms, error: nil)
+                frames: image.frameCount,
+                bytesDownloaded: image.cacheType == .none ? Int(image.metrics.load?.bytesReceived ?? 0) : 0,
+                bytesWritten: 0, ms: ms, error: nil)
         case .failure(let error):
             return GetReport(
-                url: url, key: nil, cacheType: "none", width: nil, height: nil, format: nil, frames: nil, bytes: 0,
-                ms: ms, error: error.description)
+                url: url, key: nil, cacheType: "none", width: nil, height: nil, format: nil, frames: nil,
+                bytesDownloaded: 0, bytesWritten: 0, ms: ms, error: error.description)
         }
     }
 

@@ -19,8 +19,11 @@ struct OutputFolder {
     let realPath: String
     private var names = UniqueFileNames()
 
-    /// - Throws: ``CLIError`` when `path` is not a folder.
+    /// Opens the folder at `path`, creating it and any missing parent first (mode 0755, as
+    /// `mkdir -p`, `curl --create-dirs` and `wget -P` do).
+    /// - Throws: ``CLIError`` when `path` cannot be created or is not a folder.
     init(_ path: String) throws {
+        try Self.create(path)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
             let real = realpath(path, nil)
@@ -28,6 +31,20 @@ struct OutputFolder {
         defer { free(real) }
         self.path = path
         realPath = String(cString: real)
+    }
+
+    /// Creates `path` and its missing parents, one `mkdir` each; an existing entry is left
+    /// to ``init(_:)``'s check.
+    /// - Throws: ``CLIError`` naming the part that could not be created and why.
+    private static func create(_ path: String) throws {
+        var partial = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            partial += (partial.isEmpty || partial.hasSuffix("/") ? "" : "/") + component
+            guard mkdir(partial, 0o755) != 0 else { continue }
+            let failure = errno
+            guard failure != EEXIST else { continue }
+            throw CLIError("cannot create the folder \(path): \(partial): \(String(cString: strerror(failure)))")
+        }
     }
 
     /// The file for `url`: its ``fileName(for:)``, with `fileExtension` (without dot) when

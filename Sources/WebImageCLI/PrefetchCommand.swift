@@ -41,11 +41,15 @@ struct PrefetchCommand: PluginHostCommand {
         let failed: Int
         /// Stores to the cache that failed (``PipelineCounters/storeFailures``).
         let storeFailures: Int
+        /// Body bytes received from the network (``PipelineCounters/downloadedBytes``); 0
+        /// when every image came from the caches.
+        let bytesDownloaded: Int
         let ms: Double
 
         enum CodingKeys: String, CodingKey {
             case total, finished, skipped, failed, ms
             case storeFailures = "store_failures"
+            case bytesDownloaded = "bytes_downloaded"
         }
     }
 
@@ -80,7 +84,8 @@ struct PrefetchCommand: PluginHostCommand {
             try GetReport.printLine(
                 Summary(
                     total: progress.total, finished: progress.finished, skipped: progress.skipped,
-                    failed: progress.failed, storeFailures: storeFailures, ms: (ms * 10).rounded() / 10))
+                    failed: progress.failed, storeFailures: storeFailures,
+                    bytesDownloaded: imageManager.counters.downloadedBytes, ms: (ms * 10).rounded() / 10))
         } else if bar == nil {
             print(
                 "\(progress.finished) of \(progress.total) prefetched (\(progress.skipped) skipped, \(progress.failed) failed, "

@@ -96,7 +96,7 @@ import WebImageTestSupport
         #expect(result.status == 1)
         #expect(reports.map { $0["url"] as? String } == cases.map(\.url))
         #expect(reports.map { $0["error"] as? String } == cases.map { $0.error.map { "destination refused: " + $0 } })
-        #expect(reports.last?["bytes"] as? Int == RecordingHTTPServer.body.count)
+        #expect(reports.last?["bytes_written"] as? Int == RecordingHTTPServer.body.count)
         // Only the public host was reached: the allowed URL and the redirect's first hop.
         #expect(network.remote.acceptedAddresses == ["198.51.100.1", "198.51.100.1"])
         #expect(network.local.acceptedAddresses == [])

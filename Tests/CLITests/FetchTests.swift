@@ -29,15 +29,18 @@ import WebImageTestSupport
         #expect(reports.count == 2)
         #expect(reports[0]["url"] as? String == url)
         #expect(reports[0]["status"] as? Int == 200)
-        #expect(reports[0]["bytes"] as? Int == 11)
+        #expect(reports[0]["bytes_downloaded"] as? Int == 11)
+        #expect(reports[0]["bytes_written"] as? Int == 11)
         #expect(reports[0]["file"] as? String == output.file("a.png"))
         #expect(reports[0]["error"] is NSNull)
         #expect(
             Set(reports[0].keys) == [
-                "url", "status", "http_version", "bytes", "content_type", "etag", "file", "ms", "error",
+                "url", "status", "http_version", "bytes_downloaded", "bytes_written", "content_type", "etag", "file",
+                "ms", "error",
             ])
         #expect(reports[1]["content_type"] as? String == "image/png")
-        #expect(reports[1]["bytes"] as? Int == 3)
+        #expect(reports[1]["bytes_downloaded"] as? Int == 3)
+        #expect(reports[1]["bytes_written"] as? Int == 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == ["a.png", "index"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("a.png"))) == Data("first image".utf8))
     }
@@ -118,11 +121,13 @@ import WebImageTestSupport
         #expect(reports.count == 2)
         #expect(reports[0]["status"] as? Int == 200)
         #expect(reports[0]["http_version"] as? String == "1.1")
-        #expect(reports[0]["bytes"] as? Int == 50_000)
+        #expect(reports[0]["bytes_downloaded"] as? Int == 50_000)
+        #expect(reports[0]["bytes_written"] as? Int == 50_000)
         #expect(reports[0]["content_type"] as? String == "image/jpeg")
         #expect((reports[0]["etag"] as? String)?.hasPrefix("\"") == true)
         #expect(reports[1]["status"] as? Int == 404)
         #expect(reports[1]["file"] is NSNull)
+        #expect(reports[1]["bytes_downloaded"] as? Int == 0 && reports[1]["bytes_written"] as? Int == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["photo.jpg"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("photo.jpg"))) == Data(image))
         let requests = server.requests(matching: "/static/", atLeast: 2).map { line in
@@ -212,9 +217,11 @@ import WebImageTestSupport
     @Test func badArgumentsAreOneErrorLine() async throws {
         let result = try await fetch(["data:,x", "--http1", "--http2"])
         #expect(result.status == 64)
-        let missing = try await fetch(["data:,x", "-o", "/nonexistent/webimage-folder"])
-        #expect(missing.status == 1)
-        #expect(missing.errorLines == ["error: /nonexistent/webimage-folder is not a folder"])
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("file", "not a folder")
+        let notAFolder = try await fetch(["data:,x", "-o", file])
+        #expect(notAFolder.status == 1)
+        #expect(notAFolder.errorLines == ["error: \(file) is not a folder"])
         let zero = try await fetch(["data:,x", "--max-host-connections", "0"])
         #expect(zero.status == 64)
     }

@@ -43,11 +43,15 @@ import WebImageTestSupport
         #expect(reports.map { $0["height"] as? Int } == [800, 512, 200])
         #expect(reports.map { $0["format"] as? String } == ["jpeg", "png", "gif"])
         #expect(reports.map { $0["frames"] as? Int } == [1, 1, 8])
-        #expect(reports[0]["bytes"] as? Int == (try Self.sample("landscape.jpg")).count)
+        #expect(reports[0]["bytes_downloaded"] as? Int == (try Self.sample("landscape.jpg")).count)
+        #expect(reports.map { $0["bytes_written"] as? Int } == [0, 0, 0])
         #expect(reports.allSatisfy { $0["error"] is NSNull && $0["ms"] is Double })
         #expect(
             Set(reports[0].keys)
-                == ["url", "key", "cache_type", "width", "height", "format", "frames", "bytes", "ms", "error"])
+                == [
+                    "url", "key", "cache_type", "width", "height", "format", "frames", "bytes_downloaded",
+                    "bytes_written", "ms", "error",
+                ])
 
         let second = try await get(urls + ["--cache-dir", cache.path, "--json", "--sequential"], plugins: plugins)
         #expect(second.status == 0)
@@ -222,7 +226,8 @@ import WebImageTestSupport
         #expect(report["key"] as? String == server.http + "/static/landscape.jpg Thumbnail(300x300,1) Flip(h)")
         let written = try Data(contentsOf: URL(fileURLWithPath: output.file("thumb.png")))
         #expect(Array(written.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
-        #expect(report["bytes"] as? Int == written.count)
+        #expect(report["bytes_written"] as? Int == written.count)
+        #expect(report["format"] as? String == "png")
         let noAspect = try await get(
             [url, "--thumbnail", "100x100", "--no-aspect", "--cache-dir", cache.path, "--json"], plugins: plugins)
         let square = try #require(try objects(noAspect).first)

@@ -26,7 +26,7 @@ struct PluginsListTests {
             "  manifest: \(plugins.file("png.json"))",
             "  library:  \(plugins.file("libWebImagePNG.so"))",
             "    MIME types:   image/png",
-            "    extensions:   png",
+            "    extensions:   png, apng",
             "    signatures:   89504e470d0a1a0a",
         ] {
             #expect(lines.contains(expected), "missing line: \(expected)")
@@ -55,7 +55,7 @@ struct PluginsListTests {
         let format = try #require((png["formats"] as? [[String: Any]])?.first)
         #expect(format["name"] as? String == "png")
         #expect(format["mime_types"] as? [String] == ["image/png"])
-        #expect(format["extensions"] as? [String] == ["png"])
+        #expect(format["extensions"] as? [String] == ["png", "apng"])
         #expect(format["signatures"] as? [String] == ["89504e470d0a1a0a"])
         #expect(
             format["capabilities"] as? [String] == [

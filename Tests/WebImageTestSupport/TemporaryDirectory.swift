@@ -44,6 +44,11 @@ public final class TemporaryDirectory: Sendable {
         try FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(name).path).sorted()
     }
 
+    /// The bytes of the file `name` inside the folder.
+    public func bytes(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: url.appendingPathComponent(name)))
+    }
+
     /// Writes `bytes` to `name` (creating the folders it names) and returns its path.
     @discardableResult
     public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
