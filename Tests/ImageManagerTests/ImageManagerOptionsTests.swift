@@ -144,6 +144,33 @@ struct ImageManagerOptionsTests {
         #expect(first.image?.width == all.image?.width)
     }
 
+    @Test(
+        "animatedImageData: an animation's original bytes whatever its thumbnail or transformer, from the network, memory (query-memory-data) and disk; nil for a still image"
+    )
+    func animatedImageData() async throws {
+        let harness = try ManagerHarness()
+        let url = harness.url("anim.gif")
+        let original = harness.images["anim.gif"]
+        var context = ImageContext()
+        context.thumbnail = ThumbnailSize(width: 32, height: 32)
+        let network = try await harness.manager.image(for: url, options: .waitStoreCache, context: context)
+        #expect(network.cacheType == .none && network.data == nil && network.image?.width == 32)
+        #expect(network.animatedImageData.map([UInt8].init) == original)
+        let memory = try await harness.manager.image(for: url, options: .queryMemoryData, context: context)
+        #expect(memory.cacheType == .memory && memory.animatedImageData.map([UInt8].init) == original)
+        let memoryOnly = try await harness.manager.image(for: url, context: context)
+        #expect(memoryOnly.cacheType == .memory && memoryOnly.animatedImageData == nil)
+        let disk = try await harness.makeManager().image(for: url, context: context)
+        #expect(disk.cacheType == .disk && disk.animatedImageData.map([UInt8].init) == original)
+        context.transformer = try ResizingTransformer(width: 10, height: 10, scaleMode: .fill)
+        let transformed = try await harness.manager.image(
+            for: url, options: [.transformAnimatedImage, .fromLoaderOnly], context: context)
+        #expect(transformed.image?.width == 10 && transformed.animatedImageData.map([UInt8].init) == original)
+        let still = try await harness.manager.image(for: harness.url("icon.png"))
+        #expect(still.data != nil && still.animatedImageData == nil)
+        #expect(harness.requests("anim.gif", atLeast: 2).count == 2)
+    }
+
     @Test("a first-frame-only image has its own memory key: a later animated request gets every frame, and back")
     func firstFrameKeptApart() async throws {
         let harness = try ManagerHarness()
