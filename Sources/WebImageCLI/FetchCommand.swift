@@ -27,7 +27,7 @@ struct FetchCommand: PluginHostCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The folder the bodies are written to, each in a new file named after its URL's last path segment (made safe; -2, -3... for a name already there) (default: the current folder).",
+            "The folder the bodies are written to (created with its parents when missing), each in a new file named after its URL's last path segment (made safe; -2, -3... for a name already there) (default: the current folder).",
             valueName: "dir"))
     var output = "."
 

@@ -35,13 +35,14 @@ struct GetCommand: PluginHostCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Write the image to this file (one URL only); its extension chooses the format.", valueName: "file"))
+            "Write the image to this file (one URL only); its extension chooses the format, checked before downloading (an animation keeps its frames in GIF, APNG or WebP).",
+            valueName: "file"))
     var output: String?
 
     @Option(
         name: .customLong("output-dir"),
         help: ArgumentHelp(
-            "Write each image to a new file in this folder, named after its URL's last path segment (made safe; -2, -3... for a name already there).",
+            "Write each image to a new file in this folder (created with its parents when missing), named after its URL's last path segment (made safe; -2, -3... for a name already there).",
             valueName: "dir"))
     var outputDirectory: String?
 
