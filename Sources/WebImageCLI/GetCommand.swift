@@ -174,13 +174,31 @@ struct GetCommand: PluginHostCommand {
         let started = ContinuousClock.now
         let result = await load(url, manager, options, context)
         var report = Self.report(url: url, result: result, elapsed: ContinuousClock.now - started)
-        guard case .success(let image) = result, let file else { return report }
+        guard case .success(var image) = result, let file else { return report }
+        if writer.mayNeedOriginal(image, for: file) {
+            image.animatedImageData = await originalBytes(url, manager, context)
+        }
         do {
             report.describe(try writer.write(image, to: file))
         } catch {
             report.error = "cannot write \(file.path): \(error)"
         }
         return report
+    }
+
+    /// The original's bytes from the caches (never downloaded), without decoding them, when
+    /// they hold an animation; nil when they are in no cache or hold a still image.
+    private static func originalBytes(_ url: String, _ manager: ImageManager, _ context: ImageContext) async -> Data? {
+        var original = context
+        original.thumbnail = nil
+        original.transformer = nil
+        original.queryCacheType = context.originalQueryCacheType
+        original.storeCacheType = ImageCacheType.none
+        let options: ImageManagerOptions = [.fromCacheOnly, .queryMemoryData, .avoidDecodeImage]
+        guard let data = try? await manager.image(for: url, options: options, context: original).data,
+            let info = try? manager.coders.probe([UInt8](data)), info.frameCount > 1
+        else { return nil }
+        return data
     }
 
     private static func load(

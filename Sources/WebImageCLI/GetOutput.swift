@@ -40,6 +40,14 @@ struct GetImageWriter: Sendable {
         let info: ImageInfo?
     }
 
+    /// True when `result` may be a transformed animation served from the caches without its
+    /// frames (the transformed entry is a still image): its original's bytes, if cached, are
+    /// then passed as ``ImageResult/animatedImageData`` so every frame is written transformed.
+    func mayNeedOriginal(_ result: ImageResult, for file: GetOutputFile) -> Bool {
+        animationTransformer != nil && result.cacheType != .none && result.animatedImageData == nil
+            && (file.format?.capabilities ?? [.encodeAnimation]).contains(.encodeAnimation)
+    }
+
     /// Writes `result` to `file`.
     /// - Throws: ``CLIError``, ``ImageCodingError``, ``ImageTransformError`` or a file error.
     func write(_ result: ImageResult, to file: GetOutputFile) throws -> Written {

@@ -95,24 +95,38 @@ struct GetOutputTests {
         #expect(server.requests(matching: "/static/orbit.gif", atLeast: 1).count == 1)
     }
 
-    @Test("transform-animated-image with --transform: every frame of the written GIF is transformed")
+    @Test(
+        "transform-animated-image with --transform: every frame of the written GIF is transformed, from the network, memory and disk"
+    )
     func transformedAnimation() async throws {
         let server = try Self.server()
         let plugins = try PluginsFolder.make()
         let output = try TemporaryDirectory()
-        let result = try await run(
-            [
-                "get", server.http + "/static/orbit.gif", "--thumbnail", "64x64", "--transform", "rotate:90:fit",
-                "--options", "transform-animated-image", "-o", output.file("turned.gif"), "--json", "--cache-dir",
-                try TemporaryDirectory().path,
-            ], plugins: plugins)
-        #expect(result.status == 0, "\(result.standardError)")
-        let report = try #require(try reports(result).first)
-        #expect(report["frames"] as? Int == 8)
-        #expect(report["width"] as? Int == 40 && report["height"] as? Int == 64)
-        let file = try await written(output.file("turned.gif"), plugins: plugins)
-        #expect(file["frames"] as? Int == 8)
-        #expect(file["width"] as? Int == 40 && file["height"] as? Int == 64)
+        let cache = try TemporaryDirectory()
+        let url = server.http + "/static/orbit.gif"
+        let arguments = [
+            "get", url, url, "--thumbnail", "64x64", "--transform", "rotate:90:fit", "--options",
+            "transform-animated-image", "--output-dir", output.path, "--cache-dir", cache.path, "--json",
+            "--sequential",
+        ]
+        let first = try await run(arguments, plugins: plugins)
+        #expect(first.status == 0, "\(first.standardError)")
+        let second = try await run(arguments, plugins: plugins)
+        #expect(second.status == 0, "\(second.standardError)")
+        let all = try reports(first) + reports(second)
+        #expect(all.map { $0["cache_type"] as? String } == ["none", "memory", "disk", "memory"])
+        #expect(all.map { $0["frames"] as? Int } == [8, 8, 8, 8])
+        #expect(all.map { $0["width"] as? Int } == [40, 40, 40, 40])
+        #expect(all.map { $0["height"] as? Int } == [64, 64, 64, 64])
+        let names = ["orbit.gif", "orbit-2.gif", "orbit-3.gif", "orbit-4.gif"]
+        #expect(try output.names(in: ".") == names.sorted())
+        for name in names {
+            let file = try await written(output.file(name), plugins: plugins)
+            #expect(file["frames"] as? Int == 8, "\(name)")
+            #expect(file["width"] as? Int == 40 && file["height"] as? Int == 64, "\(name)")
+            #expect(file["frame_durations_ms"] as? [Int] == Array(repeating: 80, count: 8), "\(name)")
+        }
+        #expect(server.requests(matching: "/static/orbit.gif", atLeast: 1).count == 1)
     }
 
     @Test(".apng names the PNG coder: get --output-dir writes the APNG, convert x.apng y.apng keeps its frames")
