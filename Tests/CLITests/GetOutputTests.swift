@@ -60,8 +60,11 @@ struct GetOutputTests {
     }
 
     @Test(
-        "orbit.gif (8 frames) to --output-dir with --thumbnail keeps every frame from the network, memory and disk",
-        arguments: [[], ["--options", "transform-animated-image"]])
+        "orbit.gif (8 frames) to --output-dir with --thumbnail keeps every frame (transformed with transform-animated-image) from the network, memory and disk",
+        arguments: [
+            [], ["--options", "transform-animated-image"],
+            ["--options", "transform-animated-image", "--transform", "rotate:90:fit"],
+        ])
     func thumbnailOfAnAnimation(options: [String]) async throws {
         let server = try Self.server()
         let plugins = try PluginsFolder.make()
@@ -71,6 +74,8 @@ struct GetOutputTests {
         let arguments =
             ["get", url, url, "--thumbnail", "64x64", "--output-dir", output.path, "--cache-dir", cache.path]
             + options + ["--json", "--sequential"]
+        // orbit.gif: 320x200, 8 frames of 80 ms, looping forever; turned a quarter with rotate:90.
+        let (width, height) = options.contains("--transform") ? (40, 64) : (64, 40)
         let first = try await run(arguments, plugins: plugins)
         #expect(first.status == 0, "\(first.standardError)")
         let second = try await run(arguments, plugins: plugins)
@@ -78,52 +83,17 @@ struct GetOutputTests {
         let all = try reports(first) + reports(second)
         #expect(all.map { $0["cache_type"] as? String } == ["none", "memory", "disk", "memory"])
         #expect(all.map { $0["frames"] as? Int } == [8, 8, 8, 8])
-        #expect(all.map { $0["width"] as? Int } == [64, 64, 64, 64])
-        #expect(all.map { $0["height"] as? Int } == [40, 40, 40, 40])
+        #expect(all.map { $0["width"] as? Int } == [width, width, width, width])
+        #expect(all.map { $0["height"] as? Int } == [height, height, height, height])
         #expect(all.map { $0["format"] as? String } == ["gif", "gif", "gif", "gif"])
         let names = ["orbit.gif", "orbit-2.gif", "orbit-3.gif", "orbit-4.gif"]
         #expect(try output.names(in: ".") == names.sorted())
         for name in names {
-            // orbit.gif: 320x200, 8 frames of 80 ms, looping forever.
             let file = try await written(output.file(name), plugins: plugins)
             #expect(file["format"] as? String == "gif", "\(name)")
             #expect(file["frames"] as? Int == 8, "\(name)")
-            #expect(file["width"] as? Int == 64 && file["height"] as? Int == 40, "\(name)")
+            #expect(file["width"] as? Int == width && file["height"] as? Int == height, "\(name)")
             #expect(file["loop_count"] as? Int == 0, "\(name)")
-            #expect(file["frame_durations_ms"] as? [Int] == Array(repeating: 80, count: 8), "\(name)")
-        }
-        #expect(server.requests(matching: "/static/orbit.gif", atLeast: 1).count == 1)
-    }
-
-    @Test(
-        "transform-animated-image with --transform: every frame of the written GIF is transformed, from the network, memory and disk"
-    )
-    func transformedAnimation() async throws {
-        let server = try Self.server()
-        let plugins = try PluginsFolder.make()
-        let output = try TemporaryDirectory()
-        let cache = try TemporaryDirectory()
-        let url = server.http + "/static/orbit.gif"
-        let arguments = [
-            "get", url, url, "--thumbnail", "64x64", "--transform", "rotate:90:fit", "--options",
-            "transform-animated-image", "--output-dir", output.path, "--cache-dir", cache.path, "--json",
-            "--sequential",
-        ]
-        let first = try await run(arguments, plugins: plugins)
-        #expect(first.status == 0, "\(first.standardError)")
-        let second = try await run(arguments, plugins: plugins)
-        #expect(second.status == 0, "\(second.standardError)")
-        let all = try reports(first) + reports(second)
-        #expect(all.map { $0["cache_type"] as? String } == ["none", "memory", "disk", "memory"])
-        #expect(all.map { $0["frames"] as? Int } == [8, 8, 8, 8])
-        #expect(all.map { $0["width"] as? Int } == [40, 40, 40, 40])
-        #expect(all.map { $0["height"] as? Int } == [64, 64, 64, 64])
-        let names = ["orbit.gif", "orbit-2.gif", "orbit-3.gif", "orbit-4.gif"]
-        #expect(try output.names(in: ".") == names.sorted())
-        for name in names {
-            let file = try await written(output.file(name), plugins: plugins)
-            #expect(file["frames"] as? Int == 8, "\(name)")
-            #expect(file["width"] as? Int == 40 && file["height"] as? Int == 64, "\(name)")
             #expect(file["frame_durations_ms"] as? [Int] == Array(repeating: 80, count: 8), "\(name)")
         }
         #expect(server.requests(matching: "/static/orbit.gif", atLeast: 1).count == 1)
