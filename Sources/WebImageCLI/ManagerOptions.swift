@@ -4,7 +4,7 @@ import WebImageCLISupport
 import WebImageCore
 
 /// What `webimage get` and `webimage prefetch` share: the plugins, the cache folder, the
-/// thumbnail, the transformers, the disk tier's backend and the transfer deadline.
+/// thumbnail, the transformers, the disk tier's backend and the loader's options.
 struct ManagerOptions: ParsableArguments {
     @OptionGroup var pluginOptions: PluginOptions
 
@@ -30,7 +30,7 @@ struct ManagerOptions: ParsableArguments {
             valueName: "spec"))
     var transforms: [String] = []
 
-    @OptionGroup var transferTime: TransferTimeOptions
+    @OptionGroup var loaderOptions: LoaderOptions
 
     @Option(
         name: .customLong("cache-backend"),
@@ -64,7 +64,7 @@ struct ManagerOptions: ParsableArguments {
         let configuration = try cacheConfiguration()
         do {
             var downloaderConfiguration = ImageDownloaderConfiguration()
-            transferTime.apply(to: &downloaderConfiguration)
+            loaderOptions.apply(to: &downloaderConfiguration)
             downloaderConfiguration.destinationPolicy = destinationOptions.policy
             return try ImageManager(
                 host: host, cacheConfiguration: configuration, downloaderConfiguration: downloaderConfiguration)
