@@ -54,9 +54,12 @@ struct FetchCommand: PluginHostCommand {
             throw CLIError("no loader plugin found in \(host.searchPath.directories.joined(separator: ":"))")
         }
         let plan = try FetchPlan(urls: list, folder: try OutputFolder(output))
-        let downloader = ImageDownloader(loaders: loaders, configuration: downloaderConfiguration())
-        let reports = FetchRun(plan: plan, downloader: downloader, request: { DownloadRequest(url: $0) }).run(
-            showProgress: !json && Diagnostics.standardErrorIsTerminal)
+        let bar =
+            !json && Diagnostics.standardErrorIsTerminal
+            ? TransferProgressBar(total: plan.items.count, noun: "files") : nil
+        let downloader = ImageDownloader(
+            loaders: MeteredLoader.wrap(loaders, reportingTo: bar), configuration: downloaderConfiguration())
+        let reports = FetchRun(plan: plan, downloader: downloader, bar: bar).run()
         if json {
             for report in reports { try FetchReport.printLine(report) }
         }
