@@ -2,27 +2,27 @@ import Foundation
 import WebImageCore
 
 /// Runs the downloads of a ``FetchPlan``: each body goes to a temporary name in the output
-/// folder and is renamed when complete; a progress bar on standard error when asked.
+/// folder and is renamed when complete; `bar`, when there is one, counts the files (its
+/// bytes come from the downloader's loaders).
 struct FetchRun {
     let plan: FetchPlan
     let downloader: ImageDownloader
-    let request: (String) -> DownloadRequest
+    let bar: TransferProgressBar?
 
     /// Downloads everything and returns one report per URL, in the plan's order.
-    func run(showProgress: Bool) -> [FetchReport] {
+    func run() -> [FetchReport] {
         let reports = TrackedMutex<[Int: FetchReport]>([:])
-        let bar = showProgress ? FetchProgressBar(total: plan.items.count) : nil
         let group = DispatchGroup()
         let writers = DispatchQueue(label: "webimage.fetch.write", attributes: .concurrent)
         for (index, item) in plan.items.enumerated() {
             group.enter()
             let started = ContinuousClock.now
-            downloader.download(request(item.url)) { result in
+            downloader.download(DownloadRequest(url: item.url)) { result in
                 // Files are written off the loader's I/O thread.
                 writers.async {
                     let report = Self.finish(item, result, elapsed: ContinuousClock.now - started)
                     reports.withLock { $0[index] = report }
-                    bar?.add(bytes: report.bytesDownloaded, failed: report.error != nil)
+                    bar?.itemEnded(failed: report.error != nil)
                     group.leave()
                 }
             }

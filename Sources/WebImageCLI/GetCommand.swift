@@ -113,7 +113,9 @@ struct GetCommand: PluginHostCommand {
             try CacheTypeArgument.parse($0, option: "--original-query-cache-type")
         }
         let folder = try outputDirectory.map(OutputFolder.init)
-        let imageManager = try manager.makeManager(host: host)
+        let bar =
+            !json && Diagnostics.standardErrorIsTerminal ? TransferProgressBar(total: urls.count, noun: "images") : nil
+        let imageManager = try manager.makeManager(host: host, bar: bar)
         let context = requestContext
         let sequential = sequential
         let files = try outputFiles(for: urls, in: folder, coders: imageManager.coders)
@@ -130,6 +132,7 @@ struct GetCommand: PluginHostCommand {
                     reports.append(
                         await Self.loadAndReport(
                             url, file: files[index], writer, imageManager, requestOptions, context))
+                    bar?.itemEnded(failed: reports[index].error != nil)
                 }
             } else {
                 reports = await withTaskGroup(of: (Int, GetReport).self) { group in
@@ -143,13 +146,17 @@ struct GetCommand: PluginHostCommand {
                         }
                     }
                     var collected: [(Int, GetReport)] = []
-                    for await item in group { collected.append(item) }
+                    for await item in group {
+                        collected.append(item)
+                        bar?.itemEnded(failed: item.1.error != nil)
+                    }
                     return collected.sorted { $0.0 < $1.0 }.map(\.1)
                 }
             }
             await imageManager.waitUntilIdle()
             return reports
         }
+        bar?.finish()
         CacheFailureWarning.print(imageManager, backend: manager.cacheBackend)
         var failures: [String] = []
         for (index, report) in reports.enumerated() {

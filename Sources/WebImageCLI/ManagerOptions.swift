@@ -4,7 +4,7 @@ import WebImageCLISupport
 import WebImageCore
 
 /// What `webimage get` and `webimage prefetch` share: the plugins, the cache folder, the
-/// thumbnail, the transformers, the disk tier's backend and the transfer deadline.
+/// thumbnail, the transformers, the disk tier's backend and the loader's options.
 struct ManagerOptions: ParsableArguments {
     @OptionGroup var pluginOptions: PluginOptions
 
@@ -30,7 +30,7 @@ struct ManagerOptions: ParsableArguments {
             valueName: "spec"))
     var transforms: [String] = []
 
-    @OptionGroup var transferTime: TransferTimeOptions
+    @OptionGroup var loaderOptions: LoaderOptions
 
     @Option(
         name: .customLong("cache-backend"),
@@ -59,15 +59,21 @@ struct ManagerOptions: ParsableArguments {
     }
 
     /// The manager over the plugins of the search path: the memory cache, the disk tier
-    /// (``cacheConfiguration()``), the coders and the loaders.
-    func makeManager(host: PluginHost) throws -> ImageManager {
+    /// (``cacheConfiguration()``), the coders and the loaders (reporting their bytes to `bar`
+    /// when there is one).
+    func makeManager(host: PluginHost, bar: TransferProgressBar? = nil) throws -> ImageManager {
         let configuration = try cacheConfiguration()
         do {
             var downloaderConfiguration = ImageDownloaderConfiguration()
-            transferTime.apply(to: &downloaderConfiguration)
+            loaderOptions.apply(to: &downloaderConfiguration)
             downloaderConfiguration.destinationPolicy = destinationOptions.policy
-            return try ImageManager(
+            let manager = try ImageManager(
                 host: host, cacheConfiguration: configuration, downloaderConfiguration: downloaderConfiguration)
+            guard bar != nil else { return manager }
+            let downloader = ImageDownloader(
+                loaders: MeteredLoader.wrap(manager.downloader.loaders, reportingTo: bar),
+                configuration: manager.downloader.configuration)
+            return ImageManager(cache: manager.cache, downloader: downloader, coders: manager.coders)
         } catch let fault as PluginFault {
             throw CLIError("cannot set up the image manager: \(fault)")
         } catch let error as CacheError {

@@ -9,7 +9,7 @@ struct PrefetchCommand: PluginHostCommand {
         commandName: "prefetch",
         abstract: "Load images into the memory and disk caches ahead of time.",
         discussion: """
-            A progress bar on a terminal; --json prints a summary. The command exits after every \
+            A progress bar of images and bytes on a terminal, then a summary line; --json prints the summary as JSON. The command exits after every \
             store has finished; the exit status is 1 when any URL failed or was skipped. Failed \
             stores to the cache (a full or read-only file system) are counted (store_failures) \
             with one warning.
@@ -62,10 +62,11 @@ struct PrefetchCommand: PluginHostCommand {
         guard !list.isEmpty else { throw CLIError("no URL to prefetch") }
         let host = pluginOptions.makeHost()
         let context = try manager.context(host: host)
-        let imageManager = try manager.makeManager(host: host)
+        let bar =
+            !json && Diagnostics.standardErrorIsTerminal ? TransferProgressBar(total: list.count, noun: "images") : nil
+        let imageManager = try manager.makeManager(host: host, bar: bar)
         let prefetcher = ImagePrefetcher(
             manager: imageManager, maxConcurrentPrefetchCount: parallel, options: .lowPriority, context: context)
-        let bar = !json && Diagnostics.standardErrorIsTerminal ? PrefetchProgressBar(total: list.count) : nil
         let started = ContinuousClock.now
         let progress = runBlocking { () -> PrefetchProgress in
             let progress = await withCheckedContinuation { continuation in
@@ -75,7 +76,8 @@ struct PrefetchCommand: PluginHostCommand {
             await imageManager.waitUntilIdle()
             return progress
         }
-        bar?.finish(progress)
+        bar?.show(progress)
+        bar?.finish()
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let storeFailures = imageManager.counters.storeFailures
@@ -86,7 +88,7 @@ struct PrefetchCommand: PluginHostCommand {
                     total: progress.total, finished: progress.finished, skipped: progress.skipped,
                     failed: progress.failed, storeFailures: storeFailures,
                     bytesDownloaded: imageManager.counters.downloadedBytes, ms: (ms * 10).rounded() / 10))
-        } else if bar == nil {
+        } else {
             print(
                 "\(progress.finished) of \(progress.total) prefetched (\(progress.skipped) skipped, \(progress.failed) failed, "
                     + "\(storeFailures) stores failed) in " + String(format: "%.1f ms", ms))
@@ -94,40 +96,5 @@ struct PrefetchCommand: PluginHostCommand {
         if progress.failed + progress.skipped > 0 {
             throw CLIError("\(progress.failed) failed and \(progress.skipped) skipped of \(progress.total) URLs")
         }
-    }
-}
-
-/// A one-line progress bar on the original standard error for `webimage prefetch`, redrawn
-/// at most ten times a second.
-final class PrefetchProgressBar: Sendable {
-    private let total: Int
-    private let lastDraw = TrackedMutex<ContinuousClock.Instant?>(nil)
-
-    init(total: Int) {
-        self.total = total
-    }
-
-    func show(_ progress: PrefetchProgress) {
-        let draw = lastDraw.withLock { last -> Bool in
-            let now = ContinuousClock.now
-            if let previous = last, now - previous < .milliseconds(100), progress.finished < total { return false }
-            last = now
-            return true
-        }
-        if draw { Diagnostics.writeToStandardError("\r" + render(progress)) }
-    }
-
-    func finish(_ progress: PrefetchProgress) {
-        Diagnostics.writeToStandardError("\r" + render(progress) + "\n")
-    }
-
-    private func render(_ progress: PrefetchProgress) -> String {
-        let width = 30
-        let filled = total == 0 ? width : width * progress.finished / total
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        var line = "[\(bar)] \(progress.finished)/\(total) images"
-        if progress.skipped > 0 { line += ", \(progress.skipped) skipped" }
-        if progress.failed > 0 { line += ", \(progress.failed) failed" }
-        return line
     }
 }

@@ -83,7 +83,7 @@ import WebImageTestSupport
         #expect(kept == "already there")
     }
 
-    @Test("on a terminal: a progress bar of files, bytes and rate, redrawn with \\r; none with --json")
+    @Test("on a terminal: a progress bar of files, bytes, rate and time, redrawn with \\r; none with --json")
     func progressBarOnTerminal() async throws {
         let plugins = try PluginsFolder.make()
         let input = try TemporaryDirectory()
@@ -94,7 +94,7 @@ import WebImageTestSupport
         let result = try await WebImageProcess.runOnTerminal(
             ["fetch", "--plugin-path", plugins.path, "-o", output.path, "--allow-file"] + urls)
         #expect(result.status == 0, "\(result.standardOutput)")
-        let bar = #"\r\[#{30}\] 2/2 files, 0\.0 MB, [0-9]+\.[0-9] MB/s\r\n"#
+        let bar = #"\r\[#{30}\] 2/2 files, 23 B, [0-9.]+ [kMG]?B/s in [0-9]+:[0-9]{2} *\r\n"#
         #expect(result.standardOutput.range(of: bar, options: .regularExpression) != nil, "\(result.standardOutput)")
         let jsonOutput = try TemporaryDirectory()
         let json = try await WebImageProcess.runOnTerminal(

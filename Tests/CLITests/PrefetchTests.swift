@@ -85,14 +85,14 @@ import WebImageTestSupport
         #expect(server.requests(matching: "/static/badge.png", atLeast: 2).count == 2)
     }
 
-    /// The progress bar's line for `finished` of 3 images.
-    static func bar(_ finished: Int, failed: Int = 0) -> String {
-        let filled = 30 * finished / 3
-        let line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled) + "] "
-        return line + "\(finished)/3 images" + (failed > 0 ? ", \(failed) failed" : "")
+    /// The pattern of the progress bar's closing line for 3 images: the bytes (a pattern), the
+    /// rate and the time taken, padded over a longer line before.
+    static func closingBar(bytes: String, failed: Int = 0) -> String {
+        #"\r\[#{30}\] 3/3 images, "# + bytes + #", [0-9.]+ [kMG]?B/s in [0-9]+:[0-9]{2}"#
+            + (failed > 0 ? ", \(failed) failed" : "") + " *\r\n"
     }
 
-    @Test("on a terminal: a progress bar on one line, redrawn with \\r, ending with the final counts")
+    @Test("on a terminal: a progress bar on one line, redrawn with \\r, its closing line, then the summary line")
     func progressBarOnTerminal() async throws {
         let server = try GetTests.server()
         let plugins = try PluginsFolder.make()
@@ -101,18 +101,19 @@ import WebImageTestSupport
         let result = try await WebImageProcess.runOnTerminal(
             ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--parallel", "1"] + urls)
         #expect(result.status == 0, "\(result.standardOutput)")
-        let text = result.standardOutput
-        // Redraws, then the final line and its newline; no summary line after the bar.
-        #expect(text.hasPrefix("\r") && text.hasSuffix("\r" + Self.bar(3) + "\r\n"), "\(text.debugDescription)")
-        // "\r\n" is one Character: turn it into "\n" before splitting the redraws at "\r".
-        let draws = text.replacingOccurrences(of: "\r\n", with: "\n").dropLast().split(separator: "\r")
-            .map(String.init)
-        #expect(draws.count >= 2, "\(text.debugDescription)")
-        #expect(draws.allSatisfy { [Self.bar(1), Self.bar(2), Self.bar(3)].contains($0) }, "\(draws)")
+        // Any redraws (every 250 ms), the closing line of 131,546 bytes, and the summary line.
+        let redraws = #"(\r\[[#-]{30}\] [0-3]/3 images, [^\r\n]*)*"#
+        let summary = #"3 of 3 prefetched \(0 skipped, 0 failed, 0 stores failed\) in [0-9.]+ ms\r\n"#
+        let pattern = "^" + redraws + Self.closingBar(bytes: #"131\.5 kB"#) + summary + "$"
+        #expect(
+            result.standardOutput.range(of: pattern, options: .regularExpression) != nil,
+            "\(result.standardOutput.debugDescription)")
         #expect(server.requests(matching: "/static/", atLeast: 3).count == 3)
     }
 
-    @Test("on a terminal with a failed URL: the bar counts it, then the error follows on its own line")
+    @Test(
+        "on a terminal with a failed URL: the bar counts it, then the summary and the error follow on lines of their own"
+    )
     func progressBarWithFailure() async throws {
         let server = try GetTests.server()
         let plugins = try PluginsFolder.make()
@@ -122,9 +123,14 @@ import WebImageTestSupport
             ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--parallel", "1"] + urls)
         #expect(result.status == 1)
         let lines = result.standardOutput.components(separatedBy: "\r\n")
-        #expect(lines.count == 3 && lines[2] == "", "\(result.standardOutput.debugDescription)")
-        #expect(lines[0].hasSuffix("\r" + Self.bar(3, failed: 1)), "\(lines[0].debugDescription)")
-        #expect(lines[1].hasSuffix("1 failed and 0 skipped of 3 URLs"), "\(lines[1])")
+        #expect(lines.count == 4 && lines[3] == "", "\(result.standardOutput.debugDescription)")
+        // The bytes: the two images and nginx's 404 page, when it came before the status ended the transfer.
+        let closing = Self.closingBar(bytes: #"35\.[2-9] kB"#, failed: 1)
+        #expect(
+            (lines[0] + "\r\n").range(of: closing + "$", options: .regularExpression) != nil,
+            "\(lines[0].debugDescription)")
+        #expect(lines[1].hasPrefix("3 of 3 prefetched (0 skipped, 1 failed, 0 stores failed) in "), "\(lines[1])")
+        #expect(lines[2] == "error: 1 failed and 0 skipped of 3 URLs", "\(lines[2])")
     }
 
     @Test("--json on a terminal, or no terminal: no progress bar")

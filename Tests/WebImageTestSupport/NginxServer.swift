@@ -93,39 +93,41 @@ public final class NginxServer: @unchecked Sendable {
     /// finished may read the log before the line: a count needs the lines it expects as
     /// `atLeast`; 0 reads the log once (for a request that must not have come).
     public func requests(matching path: String, atLeast: Int, within: Duration = .seconds(5)) -> [String] {
-        let deadline = Date().addingTimeInterval(Double(within.components.seconds))
-        while true {
-            let text = (try? String(contentsOfFile: folder.path + "/logs/access.log", encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(path) }
-            if lines.count >= atLeast || Date() > deadline { return lines }
-            usleep(20_000)
-        }
+        logLines("access.log", startingWith: path, atLeast: atLeast, within: within)
     }
 
     /// The serial numbers of the connections that served the requests whose URI starts with
     /// `path`, once each, waiting up to 5 seconds for the log to catch up with `requests` lines.
     public func connections(servingRequestsTo path: String, requests: Int) -> Set<String> {
-        let deadline = Date().addingTimeInterval(5)
-        while true {
-            let text = (try? String(contentsOfFile: folder.path + "/logs/connections.log", encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n").filter { $0.hasPrefix(path) }
-            if lines.count >= requests || Date() > deadline {
-                return Set(lines.compactMap { $0.split(separator: " ").last.map(String.init) })
-            }
-            usleep(20_000)
-        }
+        let lines = logLines("connections.log", startingWith: path, atLeast: requests)
+        return Set(lines.compactMap { $0.split(separator: " ").last.map(String.init) })
     }
 
     /// The `Cookie` header of each request whose URI starts with `path` (`-` for none), waiting
     /// up to 5 seconds for the log to catch up with `atLeast` lines.
     public func cookies(sentTo path: String, atLeast: Int = 1) -> [String] {
-        let deadline = Date().addingTimeInterval(5)
+        logLines("cookies.log", startingWith: path, atLeast: atLeast).map {
+            String($0.split(separator: "|", omittingEmptySubsequences: false).last ?? "")
+        }
+    }
+
+    /// The requests whose URI starts with `path` as `uri|protocol|x-webimage|authorization|status`
+    /// lines (`HTTP/1.1` or `HTTP/2.0`; `-` for a header not sent), waiting up to 5 seconds for
+    /// the log to catch up with `atLeast` lines (0 reads it once).
+    public func requestHeads(matching path: String, atLeast: Int) -> [String] {
+        logLines("heads.log", startingWith: path, atLeast: atLeast)
+    }
+
+    /// The lines of the log `name` that start with `path`, read again every 20 ms until there
+    /// are `atLeast` or `within` passed.
+    private func logLines(_ name: String, startingWith path: String, atLeast: Int, within: Duration = .seconds(5))
+        -> [String]
+    {
+        let deadline = Date().addingTimeInterval(Double(within.components.seconds))
         while true {
-            let text = (try? String(contentsOfFile: folder.path + "/logs/cookies.log", encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n").filter { $0.hasPrefix(path) }
-            if lines.count >= atLeast || Date() > deadline {
-                return lines.map { String($0.split(separator: "|", omittingEmptySubsequences: false).last ?? "") }
-            }
+            let text = (try? String(contentsOfFile: folder.path + "/logs/" + name, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(path) }
+            if lines.count >= atLeast || Date() > deadline { return lines }
             usleep(20_000)
         }
     }
@@ -162,6 +164,8 @@ public final class NginxServer: @unchecked Sendable {
             access_log \(folder)/logs/connections.log connections;
             log_format cookies '$request_uri|$http_cookie';
             access_log \(folder)/logs/cookies.log cookies;
+            log_format heads '$request_uri|$server_protocol|$http_x_webimage|$http_authorization|$status';
+            access_log \(folder)/logs/heads.log heads;
             client_body_temp_path \(folder)/tmp/body;
             proxy_temp_path \(folder)/tmp/proxy;
             fastcgi_temp_path \(folder)/tmp/fastcgi;

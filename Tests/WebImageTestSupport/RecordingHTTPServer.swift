@@ -9,21 +9,26 @@ import WebImageCore
 /// `[::]` dual-stack) on ports of its own, recording the local address of every connection it
 /// accepts, so a test can show which of its addresses a client reached and which it never did.
 ///
-/// `GET /redirect?to=<percent-encoded URL>` answers 302 to that URL; any other path 200 with
-/// the body ``body``. Every answer closes its connection.
+/// `GET /redirect?to=<percent-encoded URL>` answers 302 to that URL; `GET /unavailable-first/<n>/...`
+/// answers 503 to the first `n` requests of that exact target, then as any other path: 200 with
+/// the server's ``answerBody``. Every answer closes its connection.
 public final class RecordingHTTPServer: Sendable {
     /// The body of every 200 answer.
     public static let body = Array("namespace host\n".utf8)
 
+    /// The body of every 200 answer of this server; default ``body``.
+    public let answerBody: [UInt8]
     /// The ports, in the order asked for.
     public let ports: [Int]
     private let listeners: [Int32]
     private let accepted = TrackedMutex<[String]>([])
     private let stopped = TrackedMutex(false)
+    private let targets = TrackedMutex<[String]>([])
 
     /// Listens on `portCount` free ports of `namespace` (the test process's own namespace when
-    /// nil).
-    public init(in namespace: NetworkNamespace?, portCount: Int = 1) throws {
+    /// nil), answering 200 with `body`.
+    public init(in namespace: NetworkNamespace?, portCount: Int = 1, body: [UInt8] = RecordingHTTPServer.body) throws {
+        answerBody = body
         let open: @Sendable () throws -> [Int32] = { try (0..<portCount).map { _ in try Self.listen() } }
         let listeners = try namespace.map { try $0.inside(open) } ?? open()
         self.listeners = listeners
@@ -38,6 +43,11 @@ public final class RecordingHTTPServer: Sendable {
     /// The local addresses (`10.201.0.1`, `fd00:77::1`; IPv4-mapped ones as IPv4) of the
     /// connections accepted so far, in order.
     public var acceptedAddresses: [String] { accepted.withLock { $0 } }
+
+    /// How many requests for `target` (a path with its query) came so far.
+    public func requestCount(for target: String) -> Int {
+        targets.withLock { $0.filter { $0 == target }.count }
+    }
 
     /// Closes the listeners.
     public func stop() {
@@ -117,18 +127,31 @@ public final class RecordingHTTPServer: Sendable {
         }
         let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
         let target = line.count > 1 ? String(line[1]) : "/"
+        let served = targets.withLock { targets in
+            targets.append(target)
+            return targets.filter { $0 == target }.count
+        }
         let head: String
         var body: [UInt8] = []
         if target.hasPrefix("/redirect?to="), let location = target.dropFirst(13).removingPercentEncoding {
             head = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        } else if let failures = Self.failuresFirst(target), served <= failures {
+            head = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         } else {
-            body = Self.body
+            body = answerBody
             head =
                 "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.count)\r\n"
                 + "Connection: close\r\n\r\n"
         }
         let response = Array(head.utf8) + body
         _ = send(connection, response, response.count, Int32(MSG_NOSIGNAL))
+    }
+
+    /// The `n` of an `/unavailable-first/<n>/...` target, or nil.
+    private static func failuresFirst(_ target: String) -> Int? {
+        let parts = target.split(separator: "/")
+        guard parts.count > 2, parts[0] == "unavailable-first" else { return nil }
+        return Int(parts[1])
     }
 }
 
