@@ -42,13 +42,29 @@ import WebImageTestSupport
         #expect(result.faults.first?.detail.contains(first + "/png.json") == true)
     }
 
-    @Test func libraryWithoutManifestIsReported() throws {
+    @Test func onlyALibraryExportingTheEntrySymbolWithoutManifestIsAWarning() throws {
         let root = try TemporaryDirectory()
-        let orphan = try root.write("libstray.so", "not even a library")
+        let orphan = try root.write("libstray.so", "\u{7F}ELF...webimage_plugin_entry\u{0}...")
+        try root.write("libhelper.so.1", "\u{7F}ELF...a helper library of a plugin...")
         let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [root.path]))
         #expect(result.plugins.isEmpty)
+        #expect(result.faults.isEmpty)
         #expect(
-            result.faults == [PluginFault(.manifestMissing, file: orphan, detail: result.faults.first?.detail ?? "")])
+            result.warnings.map(\.description) == [
+                "\(orphan): a plugin library that no manifest in \(root.path) names; it is never opened "
+                    + "(write a manifest beside it, see docs/writing-a-plugin.md)"
+            ])
+    }
+
+    @Test func theLibraryOfABrokenManifestIsNotReportedAgain() throws {
+        let root = try TemporaryDirectory()
+        try root.write("libnamed.so", "webimage_plugin_entry\u{0}")
+        try root.write("named.json", manifestJSON(name: "named", signature: "zz"))
+        try root.write("libunnamed.so", "webimage_plugin_entry\u{0}")
+        try root.write("unnamed.json", "{ not json")
+        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [root.path]))
+        #expect(result.faults.map(\.file) == [root.path + "/named.json", root.path + "/unnamed.json"])
+        #expect(result.warnings.isEmpty)
     }
 
     @Test func brokenManifestIsSkippedAndOthersStillFound() throws {
