@@ -826,6 +826,13 @@ typedef struct webimage_disk_cache_item {
     int64_t access_time;
     int64_t modification_time;
     int64_t creation_time;
+    /**
+     * Appended: the entry's cache key, `key_length` bytes (not NUL-terminated), or NULL when
+     * the backend does not know it (the `disk` plugin keeps it in an extended attribute of the
+     * entry's file, which a file system without them, or `xattr=off`, does not keep).
+     */
+    const char *_Nullable key;
+    size_t key_length;
 } webimage_disk_cache_item;
 
 /** Called once per entry by webimage_disk_cache.list; return false to stop. */
