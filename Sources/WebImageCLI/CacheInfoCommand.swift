@@ -13,7 +13,7 @@ struct CacheInfoCommand: CacheSubcommand {
     /// The JSON document; a limit of 0 means none.
     struct Report: Encodable {
         let backend: String
-        /// The folder of the entries' files; nil (JSON null) for a backend without files.
+        /// The folder of the entries' files; nil (absent from the JSON) for a backend without files.
         let folder: String?
         let entries: UInt64
         let bytes: UInt64
@@ -26,17 +26,6 @@ struct CacheInfoCommand: CacheSubcommand {
             case maxSize = "max_size"
             case maxCount = "max_count"
             case maxAge = "max_age"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(backend, forKey: .backend)
-            try container.encode(folder, forKey: .folder)
-            try container.encode(entries, forKey: .entries)
-            try container.encode(bytes, forKey: .bytes)
-            try container.encode(maxSize, forKey: .maxSize)
-            try container.encode(maxCount, forKey: .maxCount)
-            try container.encode(maxAge, forKey: .maxAge)
         }
     }
 

@@ -13,33 +13,21 @@ struct CacheListCommand: CacheSubcommand {
     @OptionGroup var cache: CacheOptions
 
     struct Item: Encodable {
-        /// The cache key; nil (JSON null) when the backend does not know it.
+        /// The cache key; nil (absent from the JSON) when the backend does not know it.
         let key: String?
         let name: String
         let size: UInt64
         /// Seconds since the last modification.
         let age: Int64
 
-        enum CodingKeys: String, CodingKey {
-            case key, name, size, age
-        }
-
         /// By key, entries without one last, then by name.
         static func precedes(_ first: Item, _ second: Item) -> Bool {
             switch (first.key, second.key) {
-            case (let a?, let b?) where a != b: a < b
+            case (let firstKey?, let secondKey?) where firstKey != secondKey: firstKey < secondKey
             case (_?, nil): true
             case (nil, _?): false
             default: first.name < second.name
             }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(key, forKey: .key)
-            try container.encode(name, forKey: .name)
-            try container.encode(size, forKey: .size)
-            try container.encode(age, forKey: .age)
         }
     }
 
