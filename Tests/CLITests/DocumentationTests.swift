@@ -8,14 +8,16 @@ import WebImageTestSupport
 /// - `<!-- doc-test: synopsis -->`: lines starting with `webimage` (joined over `\`): the
 ///   subcommand exists and every `--flag` shown is in `webimage <subcommand> --help` (for
 ///   `a|b` alternatives, the first one's).
-/// - `<!-- doc-test: run [setup=pnm|transformer] -->` (sh): runs with `sh -e` in a new folder
-///   that is also `HOME`, holding the sources of `Examples/ThirdPartyCoder` (with
-///   `setup=transformer`, of `Examples/ThirdPartyTransformer` instead) and `picture.ppm`,
-///   `gray.pgm`, `ascii.pgm`, `photo.jpg`; `webimage` of this build is on `PATH`;
-///   `pkg-config` finds a `webimage-plugin` whose header is this repository's and whose
-///   `plugindir` is `./plugindir`, which `WEBIMAGE_PLUGIN_PATH` lists before a folder of every
-///   bundled plugin. `setup=pnm` also builds the PNM example: `libwebimage-pnm.so` in the
-///   folder, and the plugin on `WEBIMAGE_PLUGIN_PATH`. The block must exit with 0.
+/// - `<!-- doc-test: run [setup=S1,S2...] -->` (sh): runs with `sh -e` in a new folder that
+///   is also `HOME`, holding the sources of `Examples/ThirdPartyCoder` and `picture.ppm`,
+///   `gray.pgm`, `ascii.pgm`, `photo.jpg`; `webimage` of this build is on `PATH`, its cache in
+///   `./cache` (`WEBIMAGE_CACHE_DIR`); `pkg-config` finds a `webimage-plugin` whose header is
+///   this repository's and whose `plugindir` is `./plugindir`, which `WEBIMAGE_PLUGIN_PATH`
+///   lists before a folder of every bundled plugin. The block must exit with 0. Setups:
+///   `transformer`: the sources of `Examples/ThirdPartyTransformer` instead; `pnm`: the PNM
+///   example built, `libwebimage-pnm.so` in the folder and the plugin on `WEBIMAGE_PLUGIN_PATH`;
+///   `nginx`: a local nginx serving `photo.jpg` and `anim.gif` (a GIF animation) under
+///   `$SERVER` (`http://127.0.0.1:PORT/static`).
 /// - `<!-- doc-test: make -->` (sh): every line is `make TARGET [VAR=value]...` of a target
 ///   the Makefile defines.
 /// - `<!-- doc-test: typecheck [preamble=NAME] [module=NAME] -->` (swift): `swiftc -typecheck`
@@ -155,61 +157,73 @@ struct DocumentationTests {
 
     // MARK: run
 
-    /// A folder prepared as ``DocumentationTests`` describes for `run` blocks, the plugin
-    /// folders (removed with the values), and the environment.
-    static func runFolder(for block: Block) throws -> (
-        folder: TemporaryDirectory, plugins: [PluginsFolder], environment: [String: String]
-    ) {
-        let folder = try TemporaryDirectory()
-        let repository = BuildProducts.repository
-        let example = block.option("setup") == "transformer" ? "ThirdPartyTransformer" : "ThirdPartyCoder"
-        let source = repository.appendingPathComponent("Examples/\(example)")
-        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
-            try FileManager.default.copyItem(
-                at: source.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
-        }
-        try folder.write("picture.ppm", [UInt8]("P6 2 1 255\n".utf8) + [255, 0, 0, 0, 0, 255])
-        try folder.write("gray.pgm", [UInt8]("P5 2 2 255\n".utf8) + [0, 85, 170, 255])
-        try folder.write("ascii.pgm", "P2\n# two by one\n2 1\n15\n0 15\n")
-        try FileManager.default.copyItem(
-            at: Fixture.url("jpeg/baseline.jpg"), to: folder.url.appendingPathComponent("photo.jpg"))
-        let plugindir = try folder.folder("plugindir")
-        try folder.write(
-            "pkgconfig/webimage-plugin.pc",
-            """
-            plugindir=\(plugindir)
-            Name: webimage-plugin
-            Description: this repository's plugin header, for the documentation tests
-            Version: 1.0.0
-            Cflags: -I\(BuildProducts.pluginHeaderDirectory.path)
+    /// What a `run` block runs in, as ``DocumentationTests`` describes; the folders and the
+    /// server last as long as the value.
+    struct RunFolder {
+        let folder: TemporaryDirectory
+        let plugins: [PluginsFolder]
+        let server: NginxServer?
+        let environment: [String: String]
 
-            """)
-        var plugins = [try PluginsFolder.make()]
-        if block.option("setup") == "pnm" {
-            let pnm = try PluginsFolder()
-            try pnm.addThirdPartyExample()
-            try FileManager.default.copyItem(
-                at: pnm.url.appendingPathComponent("libwebimage-pnm.so"),
-                to: folder.url.appendingPathComponent("libwebimage-pnm.so"))
-            plugins.insert(pnm, at: 0)
+        init(for block: Block) throws {
+            let setups = Set((block.option("setup") ?? "").split(separator: ",").map(String.init))
+            folder = try TemporaryDirectory()
+            let example = setups.contains("transformer") ? "ThirdPartyTransformer" : "ThirdPartyCoder"
+            let source = BuildProducts.repository.appendingPathComponent("Examples/\(example)")
+            for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+                try FileManager.default.copyItem(
+                    at: source.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+            }
+            try folder.write("picture.ppm", [UInt8]("P6 2 1 255\n".utf8) + [255, 0, 0, 0, 0, 255])
+            try folder.write("gray.pgm", [UInt8]("P5 2 2 255\n".utf8) + [0, 85, 170, 255])
+            try folder.write("ascii.pgm", "P2\n# two by one\n2 1\n15\n0 15\n")
+            try folder.write("photo.jpg", try Fixture.bytes("jpeg/baseline.jpg"))
+            let plugindir = try folder.folder("plugindir")
+            try folder.write(
+                "pkgconfig/webimage-plugin.pc",
+                """
+                plugindir=\(plugindir)
+                Name: webimage-plugin
+                Description: this repository's plugin header, for the documentation tests
+                Version: 1.0.0
+                Cflags: -I\(BuildProducts.pluginHeaderDirectory.path)
+
+                """)
+            var plugins = [try PluginsFolder.make()]
+            if setups.contains("pnm") {
+                let pnm = try PluginsFolder()
+                try pnm.addThirdPartyExample()
+                try FileManager.default.copyItem(
+                    at: pnm.url.appendingPathComponent("libwebimage-pnm.so"),
+                    to: folder.url.appendingPathComponent("libwebimage-pnm.so"))
+                plugins.insert(pnm, at: 0)
+            }
+            self.plugins = plugins
+            server =
+                setups.contains("nginx")
+                ? try NginxServer(files: [
+                    "photo.jpg": try Fixture.bytes("jpeg/baseline.jpg"), "anim.gif": try Fixture.bytes("gif/anim.gif"),
+                ]) : nil
+            var environment = [
+                "HOME": folder.path, "PKG_CONFIG_PATH": folder.file("pkgconfig"),
+                "PATH": try BuildProducts.requiredDirectory.path + ":"
+                    + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                "WEBIMAGE_PLUGIN_PATH": ([plugindir] + plugins.map(\.path)).joined(separator: ":"),
+                "WEBIMAGE_CACHE_DIR": folder.file("cache"),
+            ]
+            if let server { environment["SERVER"] = server.http + "/static" }
+            self.environment = environment
         }
-        let environment = [
-            "HOME": folder.path, "PKG_CONFIG_PATH": folder.file("pkgconfig"),
-            "PATH": try BuildProducts.requiredDirectory.path + ":"
-                + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
-            "WEBIMAGE_PLUGIN_PATH": ([plugindir] + plugins.map(\.path)).joined(separator: ":"),
-        ]
-        return (folder, plugins, environment)
     }
 
     @Test("every run block exits with 0", arguments: blocks("run"))
     func runBlocksSucceed(_ block: Block) async throws {
-        let (folder, plugins, environment) = try Self.runFolder(for: block)
-        defer { withExtendedLifetime(plugins) {} }
+        let run = try RunFolder(for: block)
         let result = try await WebImageProcess.run(
-            ["-e", "-c", "cd '\(folder.path)'\n" + block.text], environment: environment,
+            ["-e", "-c", "cd '\(run.folder.path)'\n" + block.text], environment: run.environment,
             executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(result.status == 0, "\(block): \(result.standardError)")
+        run.server?.stop()
     }
 
     // MARK: typecheck
