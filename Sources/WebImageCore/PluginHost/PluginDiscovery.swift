@@ -114,13 +114,10 @@ public enum PluginDiscovery {
             ? library : URL(fileURLWithPath: directory).appendingPathComponent(library).standardizedFileURL.path
     }
 
-    /// True when the file at `path` holds the entry symbol's name as a C string (in a plugin,
-    /// its dynamic string table), read without opening it as a library.
+    /// True when the library at `path` exports the entry symbol (read from its dynamic symbol
+    /// table, without opening it as a library).
     private static func exportsEntrySymbol(_ path: String) -> Bool {
-        guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
-            return false
-        }
-        return bytes.range(of: Data((WEBIMAGE_PLUGIN_ENTRY_NAME + "\0").utf8)) != nil
+        SharedObjectSymbols.exports(WEBIMAGE_PLUGIN_ENTRY_NAME, path: path)
     }
 
     /// Why the library at `realLibrary` may be changed by others, unless `policy` allows it.
