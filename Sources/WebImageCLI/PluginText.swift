@@ -1,3 +1,4 @@
+import Foundation
 import WebImageCore
 
 /// Human-readable lines about plugins, shared by the `plugins` commands.
@@ -58,12 +59,20 @@ enum PluginText {
         } + host.warnings.map { "warning: \($0)" }
     }
 
-    /// A host warning on two lines: `warning: <plugin>: <detail>`, then its manifest indented.
+    /// A host warning on two lines: `warning: <plugin>: <detail>`, then its manifest indented
+    /// (for a library without a manifest: `warning: <file name>: <detail>`, then the library).
     static func warningLines(_ warning: PluginWarning, indent: String = "") -> [String] {
-        [
-            indent + "warning: \(warning.plugin.name): \(warning.detail)",
-            indent + "  manifest: \(warning.plugin.manifestPath)",
-        ]
+        [indent + "warning: \(warningSubject(warning)): \(warning.detail)", indent + "  \(warningFile(warning))"]
+    }
+
+    /// The plugin a warning is about, or the file name of a library that no manifest names.
+    static func warningSubject(_ warning: PluginWarning) -> String {
+        warning.plugin?.name ?? URL(fileURLWithPath: warning.file).lastPathComponent
+    }
+
+    /// `manifest: <path>`, or `library: <path>` for a library that no manifest names.
+    static func warningFile(_ warning: PluginWarning) -> String {
+        "\(warning.plugin == nil ? "library" : "manifest"): \(warning.file)"
     }
 
     /// Comma-separated items, or `none`.

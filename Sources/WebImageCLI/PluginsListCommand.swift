@@ -31,7 +31,7 @@ struct PluginsListCommand: PluginHostCommand {
     }
 
     func run() throws {
-        let host = pluginOptions.makeHost(reportingOverlaps: false)
+        let host = pluginOptions.makeHost(reportingWarnings: false)
         let faults = host.faults
         if json {
             try JSONOutput.print(

@@ -42,7 +42,7 @@ struct PluginsVerifyCommand: PluginHostCommand {
     }
 
     func run() throws {
-        let host = pluginOptions.makeHost(reportingOverlaps: false)
+        let host = pluginOptions.makeHost(reportingWarnings: false)
         let manifestFaults = host.faults
         let faults = host.verify()
         let statuses = host.plugins.map { (plugin: $0, fault: host.openFault(of: $0.name)) }
@@ -87,12 +87,13 @@ struct PluginsVerifyCommand: PluginHostCommand {
             print("        manifest: \(refusal.plugin.manifestPath)")
         }
         for warning in warnings {
-            print("WARN  \(warning.plugin.name): \(warning.detail)")
-            print("        manifest: \(warning.plugin.manifestPath)")
+            print("WARN  \(PluginText.warningSubject(warning)): \(warning.detail)")
+            print("        \(PluginText.warningFile(warning))")
         }
         let okCount = statuses.filter { $0.fault == nil }.count
-        let warningCount = refusals.filter(\.isWarning).count + warnings.count
-        let deniedCount = refusals.count - warningCount
+        let refusalWarningCount = refusals.filter(\.isWarning).count
+        let warningCount = refusalWarningCount + warnings.count
+        let deniedCount = refusals.count - refusalWarningCount
         print(
             "\(okCount) ok, \(total) \(total == 1 ? "fault" : "faults")"
                 + (warningCount > 0 ? ", \(warningCount) \(warningCount == 1 ? "warning" : "warnings")" : "")

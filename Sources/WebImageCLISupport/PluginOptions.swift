@@ -85,21 +85,21 @@ public struct PluginOptions: ParsableArguments {
     }
 
     /// A host that has read the manifests of the search path and applied the policy (no
-    /// library is opened). With `reportingOverlaps` (the default; the `plugins` commands
-    /// report them themselves) each overlap between trusted plugins is printed once as a
-    /// `warning:` line on standard error.
-    public func makeHost(reportingOverlaps: Bool = true) -> PluginHost {
+    /// library is opened). With `reportingWarnings` (the default; the `plugins` commands
+    /// report them themselves) each overlap between trusted plugins and each plugin library
+    /// without a manifest is printed once as a `warning:` line on standard error.
+    public func makeHost(reportingWarnings: Bool = true) -> PluginHost {
         let host = PluginHost(searchPath: searchPath, policy: policy, isolation: pluginIsolation)
-        if reportingOverlaps && !Self.overlapsReported.exchange(true, ordering: .relaxed) {
-            for warning in host.warnings where warning.kind == .trustedOverlap {
+        if reportingWarnings && !Self.warningsReported.exchange(true, ordering: .relaxed) {
+            for warning in host.warnings where warning.kind == .trustedOverlap || warning.kind == .manifestMissing {
                 Diagnostics.printWarning("\(warning)")
             }
         }
         return host
     }
 
-    /// Set once the overlaps were printed: a command that makes several hosts prints them once.
-    private static let overlapsReported = Atomic<Bool>(false)
+    /// Set once the warnings were printed: a command that makes several hosts prints them once.
+    private static let warningsReported = Atomic<Bool>(false)
 
     /// A coders manager with every coder plugin of the search path registered.
     public func makeCodersManager() -> CodersManager {

@@ -49,6 +49,47 @@ struct CacheCommandTests {
         #expect(try await cache(["info", "--json"]).json()["entries"] as? Int == 0)
     }
 
+    @Test("list shows each entry's key under a header line, '-' when unknown; info prints the cache folder")
+    func listShowsKeysAndInfoTheFolder() async throws {
+        let input = cacheFolder.file("input.bin")
+        try Data(count: 1000).write(to: URL(fileURLWithPath: input))
+        #expect(try await cache(["put", "http://h/b.png", input]).status == 0)
+        #expect(try await cache(["put", "k", input]).status == 0)
+        #expect(try await cache(["put", "no-xattr", input, "--option", "xattr=off"]).status == 0)
+        var names: [String] = []
+        for key in ["http://h/b.png", "k", "no-xattr"] {
+            let path = try #require(try await cache(["path", key]).outputLines.first)
+            names.append(URL(fileURLWithPath: path).lastPathComponent)
+            // A modification time ahead makes the age exactly 0 (ages are at least 0).
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: path)
+        }
+        let list = try await cache(["list"])
+        #expect(list.status == 0)
+        #expect(
+            list.outputLines == [
+                "KEY             BYTES  AGE (s)  NAME",
+                "http://h/b.png   1032        0  \(names[0])",
+                "k                1032        0  \(names[1])",
+                "-                1032        0  \(names[2])",
+            ])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try await cache(["list", "--json"]).standardOutput.utf8))
+                as? [[String: Any]])
+        #expect(json.map { $0["key"] as? String } == ["http://h/b.png", "k", nil])
+        #expect(json.map { $0.keys.contains("key") } == [true, true, false])
+        #expect(json.map { $0["name"] as? String } == names)
+        #expect(json.map { $0["size"] as? Int } == [1032, 1032, 1032])
+        #expect(json.map { $0["age"] as? Int } == [0, 0, 0])
+        let info = try await cache(["info"])
+        #expect(
+            info.outputLines == [
+                "backend: disk", "folder: \(cacheFolder.path)/default", "entries: 3", "bytes: 3096",
+                "max-size: none", "max-count: none", "max-age: 604800 s",
+            ])
+        #expect(try await cache(["info", "--json"]).json()["folder"] as? String == cacheFolder.path + "/default")
+    }
+
     @Test("trim enforces limits given as options")
     func trim() async throws {
         let input = cacheFolder.file("input.bin")

@@ -60,4 +60,37 @@ struct PluginsVerifyTests {
         let plugin = try #require((json["plugins"] as? [[String: Any]])?.first)
         #expect(plugin["status"] as? String == "fault")
     }
+
+    @Test(
+        "a plugin library without a manifest is one warning in verify and list, and one stderr line in other commands")
+    func libraryWithoutManifestIsAWarning() async throws {
+        let plugins = try PluginsFolder.make()
+        let stray = try PluginsFolder()
+        try PluginsFolder.place(
+            try BuildProducts.library("libWebImageGIF.so"), at: stray.url.appendingPathComponent("libWebImageGIF.so"))
+        let library = stray.file("libWebImageGIF.so")
+        let detail =
+            "a plugin library that no manifest in \(stray.path) names; it is never opened "
+            + "(write a manifest beside it, see docs/writing-a-plugin.md)"
+        let verify = try await WebImageProcess.run(
+            ["plugins", "verify", "--plugin-path", stray.path, "--plugin-path", plugins.path])
+        #expect(verify.status == 0)
+        let count = try BuildProducts.bundledPlugins.count
+        #expect(
+            verify.outputLines.suffix(3) == [
+                "WARN  libWebImageGIF.so: \(detail)", "        library: \(library)", "\(count) ok, 0 faults, 1 warning",
+            ])
+        let list = try await WebImageProcess.run(
+            ["plugins", "list", "--plugin-path", stray.path, "--plugin-path", plugins.path])
+        #expect(list.status == 0)
+        #expect(list.standardError == "")
+        #expect(
+            list.outputLines.suffix(3) == [
+                "Warnings (1):", "  warning: libWebImageGIF.so: \(detail)", "    library: \(library)",
+            ])
+        let info = try await WebImageProcess.run(
+            ["info", Fixture.path("png/rgb8.png"), "--plugin-path", stray.path, "--plugin-path", plugins.path])
+        #expect(info.status == 0)
+        #expect(info.standardError == "warning: \(library): \(detail)\n")
+    }
 }

@@ -29,6 +29,11 @@ import WebImageTestSupport
         #expect(json["backend"] as? String == "redis")
         #expect(json["entries"] as? Int == 1)
         #expect(json["bytes"] as? Int == 532)
+        #expect(json["folder"] == nil)
+        let list = try await run(["cache", "list"] + common)
+        #expect(list.outputLines.first == "KEY             BYTES  AGE (s)  NAME")
+        #expect(list.outputLines.dropFirst().first?.hasPrefix("http://h/a.png    532  ") == true)
+        #expect(list.outputLines.dropFirst().first?.hasSuffix("  http://h/a.png") == true)
         #expect(
             try await run(["cache", "path", "http://h/a.png"] + common).standardError
                 == "error: the redis cache keeps no files\n")

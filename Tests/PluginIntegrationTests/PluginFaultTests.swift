@@ -90,12 +90,37 @@ import WebImageTestSupport
         #expect(fault.file.hasSuffix("libtext.so"))
     }
 
-    @Test func manifestMissingForALibrary() throws {
+    @Test func aPluginLibraryWithoutManifestIsOneWarningAndNoFault() throws {
         let folder = try PluginsFolder()
         try folder.compileFixture("working")
-        let fault = try onlyFault(in: folder)
-        #expect(fault.reason == .manifestMissing)
-        #expect(fault.file.hasSuffix("libworking.so"))
+        let library = folder.url.appendingPathComponent("libworking.so").path
+        let host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]))
+        #expect(host.verify().isEmpty)
+        #expect(
+            host.warnings.map(\.description) == [
+                "\(library): a plugin library that no manifest in \(folder.path) names; it is never opened "
+                    + "(write a manifest beside it, see docs/writing-a-plugin.md)"
+            ])
+    }
+
+    @Test func oneManifestMistakeIsOneFaultNamingTheFileAndTheMistake() throws {
+        let folder = try PluginsFolder()
+        try folder.compileFixture("working")
+        try folder.write(
+            "working.json",
+            #"""
+            { "name": "working", "version": "1.0.0", "abi_version": 1, "library": "libworking.so",
+              "kinds": ["coder"], "priority": 0,
+              "formats": [{ "name": "fixt", "mime_types": ["image/x-fixt"], "extensions": ["fixt"],
+                            "signatures": ["46495854"], "capabilities": ["decode", "fly"] }] }
+            """#)
+        let manifest = folder.url.appendingPathComponent("working.json").path
+        let host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]))
+        #expect(
+            host.verify().map(\.description) == [
+                "\(manifest): invalid manifest (plugin 'working'): format 'fixt' has an unknown capability 'fly'"
+            ])
+        #expect(host.warnings.isEmpty)
     }
 
     @Test(arguments: [

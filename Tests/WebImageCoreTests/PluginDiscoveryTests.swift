@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -42,13 +43,58 @@ import WebImageTestSupport
         #expect(result.faults.first?.detail.contains(first + "/png.json") == true)
     }
 
-    @Test func libraryWithoutManifestIsReported() throws {
-        let root = try TemporaryDirectory()
-        let orphan = try root.write("libstray.so", "not even a library")
-        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [root.path]))
+    @Test func onlyALibraryExportingTheEntrySymbolWithoutManifestIsAWarning() throws {
+        let folder = try PluginsFolder()
+        try PluginsFolder.place(
+            try BuildProducts.library("libWebImagePNG.so"), at: folder.url.appendingPathComponent("libstray.so"))
+        // A helper library holding the entry symbol's name as data, without exporting the symbol.
+        let sources = try TemporaryDirectory()
+        let helper = try sources.write(
+            "helper.c", "const char *webimage_helper_name(void) { return \"webimage_plugin_entry\"; }\n")
+        try folder.compile([URL(fileURLWithPath: helper)], into: "libhelper.so.1")
+        try folder.write("notes.so", "webimage_plugin_entry\u{0} in a text file")
+        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [folder.path]))
         #expect(result.plugins.isEmpty)
+        #expect(result.faults.isEmpty)
         #expect(
-            result.faults == [PluginFault(.manifestMissing, file: orphan, detail: result.faults.first?.detail ?? "")])
+            result.warnings.map(\.description) == [
+                "\(folder.file("libstray.so")): a plugin library that no manifest in \(folder.path) names; it is "
+                    + "never opened (write a manifest beside it, see docs/writing-a-plugin.md)"
+            ])
+    }
+
+    @Test func truncatedOrCorruptLibrariesAreReadWithoutACrashAndNotReported() throws {
+        let folder = try PluginsFolder()
+        let library = try [UInt8](Data(contentsOf: BuildProducts.library("libWebImagePNG.so")))
+        for length in [0, 4, 63, 64, 65, 4096, library.count / 2] {
+            try Data(library.prefix(length)).write(to: folder.url.appendingPathComponent("libcut\(length).so"))
+        }
+        // Section headers at the very end of the file, and a section count that overruns it.
+        var farSections = library
+        for index in 0x28..<0x30 { farSections[index] = 0xFF }
+        try Data(farSections).write(to: folder.url.appendingPathComponent("libfar.so"))
+        var manySections = library
+        manySections[0x3C] = 0xFF
+        manySections[0x3D] = 0xFF
+        try Data(manySections).write(to: folder.url.appendingPathComponent("libmany.so"))
+        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [folder.path]))
+        #expect(result.faults.isEmpty)
+        #expect(result.warnings.map(\.file) == [folder.file("libmany.so")])
+    }
+
+    @Test func theLibraryOfABrokenManifestIsNotReportedAgain() throws {
+        let named = try PluginsFolder()
+        try PluginsFolder.place(
+            try BuildProducts.library("libWebImagePNG.so"), at: named.url.appendingPathComponent("libnamed.so"))
+        try named.write("named.json", manifestJSON(name: "named", signature: "zz"))
+        // A manifest whose library cannot be read may name any library of its folder.
+        let unreadable = try PluginsFolder()
+        try PluginsFolder.place(
+            try BuildProducts.library("libWebImagePNG.so"), at: unreadable.url.appendingPathComponent("libother.so"))
+        try unreadable.write("unnamed.json", "{ not json")
+        let result = PluginDiscovery.discover(in: PluginSearchPath(directories: [named.path, unreadable.path]))
+        #expect(result.faults.map(\.file) == [named.file("named.json"), unreadable.file("unnamed.json")])
+        #expect(result.warnings.isEmpty)
     }
 
     @Test func brokenManifestIsSkippedAndOthersStillFound() throws {

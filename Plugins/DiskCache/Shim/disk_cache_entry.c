@@ -1,6 +1,7 @@
 /*
  * Entry files: the bytes, then the extended data when the file system refuses it as an
  * xattr, then a 32-byte footer (magic, lengths, XXH3 checksum of bytes and extended data).
+ * The key is an xattr too, for listing only (never read back to serve an entry).
  * Written to a temporary file in the same directory and renamed into place; verified on
  * every read (the checksum once per file version and process, see disk_cache_verified.c), and
  * removed when they fail.
@@ -52,6 +53,7 @@ enum { footer_version = 2 };
 /** The reason of an entry whose footer has an earlier version: removed without a warning. */
 static const char earlier_format[] = "written by an earlier cache format";
 static const char extended_attribute[] = "user.webimage.extended";
+static const char key_attribute[] = "user.webimage.key";
 
 static uint64_t checksum(const uint8_t *bytes, size_t size, const uint8_t *extended, size_t extended_size) {
     XXH64_hash_t hash = checksum_xxh3(bytes, size);
@@ -129,13 +131,15 @@ static bool write_vectors(int fd, struct iovec *vectors, int count) {
  * Writes the temporary file `temporary`; returns its size through `file_size`, and through
  * `in_xattr` whether its extended data went to the xattr.
  */
-static webimage_status write_temporary(disk_cache *cache, const char *temporary, const uint8_t *bytes, size_t size,
-                                       const uint8_t *extended, size_t extended_size, uint64_t *file_size,
-                                       bool *in_xattr, webimage_error *error) {
+static webimage_status write_temporary(disk_cache *cache, const char *temporary, const char *key, size_t key_length,
+                                       const uint8_t *bytes, size_t size, const uint8_t *extended, size_t extended_size,
+                                       uint64_t *file_size, bool *in_xattr, webimage_error *error) {
     int fd = openat(cache->directory_fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "cannot create a file in %s: %s", cache->path,
                               strerror(errno));
+    /* A file system that refuses it (or a key longer than it keeps) leaves the key unknown to `list`. */
+    if (cache->config.use_xattr) (void)fsetxattr(fd, key_attribute, key, key_length, 0);
     entry_footer footer;
     memset(&footer, 0, sizeof(footer));
     memcpy(footer.magic, footer_magic, sizeof(footer_magic));
@@ -179,16 +183,17 @@ static bool over_limits(const disk_cache_config *config, uint64_t bytes, uint64_
     return (config->max_size > 0 && bytes > config->max_size) || (config->max_count > 0 && count > config->max_count);
 }
 
-webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, const uint8_t *bytes, size_t size,
-                                       const uint8_t *extended, size_t extended_size, webimage_error *error) {
+webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, const char *key, size_t key_length,
+                                       const uint8_t *bytes, size_t size, const uint8_t *extended, size_t extended_size,
+                                       webimage_error *error) {
     uint64_t generation = inflight_begin(cache, name);
     char temporary[64];
     unsigned long long serial = atomic_fetch_add(&cache->temporary_counter, 1);
     snprintf(temporary, sizeof(temporary), ".tmp-%ld-%llu", (long)getpid(), serial);
     uint64_t file_size = 0;
     bool in_xattr = false;
-    webimage_status status =
-        write_temporary(cache, temporary, bytes, size, extended, extended_size, &file_size, &in_xattr, error);
+    webimage_status status = write_temporary(cache, temporary, key, key_length, bytes, size, extended, extended_size,
+                                             &file_size, &in_xattr, error);
     if (status != WEBIMAGE_STATUS_OK) {
         inflight_end(cache, name);
         return status;
@@ -230,6 +235,23 @@ webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, cons
     disk_cache_unlock(cache);
     inflight_end(cache, name);
     return status;
+}
+
+char *disk_cache_entry_key(int directory_fd, const char *name, size_t *length) {
+    *length = 0;
+    int fd = openat(directory_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return NULL;
+    ssize_t size = fgetxattr(fd, key_attribute, NULL, 0);
+    char *key = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    ssize_t got = key ? fgetxattr(fd, key_attribute, key, (size_t)size) : -1;
+    close(fd);
+    if (got < 0 || got > size) {
+        free(key);
+        return NULL;
+    }
+    key[got] = 0;
+    *length = (size_t)got;
+    return key;
 }
 
 /* ---------------------------------------------------------------- reading */

@@ -93,8 +93,12 @@ int64_t disk_cache_entry_time(int directory_fd, const char *name, const struct s
 int64_t disk_cache_now_ns(void);
 
 /* disk_cache_entry.c */
-webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, const uint8_t *bytes, size_t size,
-                                       const uint8_t *extended, size_t extended_size, webimage_error *error);
+/** Writes the entry `name` of `key` (the key goes into an xattr when the cache uses them and the file system keeps them). */
+webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, const char *key, size_t key_length,
+                                       const uint8_t *bytes, size_t size, const uint8_t *extended, size_t extended_size,
+                                       webimage_error *error);
+/** The key stored with the entry `name` (malloc'd, `length` bytes plus a NUL), or NULL when it has none. */
+char *disk_cache_entry_key(int directory_fd, const char *name, size_t *length);
 webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool writable, const char *name,
                                       webimage_buffer *data, webimage_buffer *extended, webimage_error *error);
 

@@ -136,7 +136,7 @@ static webimage_status write_entry(disk_cache *cache, const char *key, size_t ke
         return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "NULL bytes with a non-zero size");
     webimage_status status = name_of(key, key_length, name, error);
     if (status != WEBIMAGE_STATUS_OK) return status;
-    return disk_cache_write_entry(cache, name, bytes, size, extended, extended_size, error);
+    return disk_cache_write_entry(cache, name, key, key_length, bytes, size, extended, extended_size, error);
 }
 
 static webimage_status contains_entry(disk_cache *cache, const char *key, size_t key_length, bool *contains,
@@ -263,7 +263,11 @@ static webimage_status list_entries(disk_cache *cache, webimage_disk_cache_visit
                 disk_cache_entry_time(cache->directory_fd, item->d_name, &info, DISK_CACHE_EXPIRE_CREATION) /
                 1000000000,
         };
-        if (!visit(context, &entry)) break;
+        char *key = disk_cache_entry_key(cache->directory_fd, item->d_name, &entry.key_length);
+        entry.key = key;
+        bool go_on = visit(context, &entry);
+        free(key);
+        if (!go_on) break;
     }
     closedir(directory);
     return WEBIMAGE_STATUS_OK;

@@ -367,7 +367,9 @@ static bool visit_batch(redis_cache *cache, redisReply *keys, void *context) {
                                              .size = size,
                                              .access_time = items->now - age,
                                              .modification_time = items->now - age,
-                                             .creation_time = items->now - age};
+                                             .creation_time = items->now - age,
+                                             .key = name,
+                                             .key_length = name ? strlen(name) : 0};
             bool go_on = items->visit(items->context, &item);
             free(name);
             if (!go_on) {

@@ -83,11 +83,11 @@ typedef struct webimage_error {
 #define WEBIMAGE_KIND_CODER (1u << 0)
 /** Network or file loaders (webimage_loader). */
 #define WEBIMAGE_KIND_LOADER (1u << 1)
-/** Reserved: memory caches (docs/architecture.md). */
+/** Memory caches of decoded images (webimage_memory_cache; the bundled `memory` plugin). */
 #define WEBIMAGE_KIND_MEMORY_CACHE (1u << 2)
-/** Reserved: disk caches (docs/architecture.md). */
+/** Disk caches of encoded bytes (webimage_disk_cache; the bundled `disk` and `redis` plugins). */
 #define WEBIMAGE_KIND_DISK_CACHE (1u << 3)
-/** Reserved: image transformers (docs/architecture.md). */
+/** Image transformers (webimage_transformer; Examples/ThirdPartyTransformer). */
 #define WEBIMAGE_KIND_TRANSFORMER (1u << 4)
 
 /* ------------------------------------------------------------------ host services */
@@ -826,6 +826,13 @@ typedef struct webimage_disk_cache_item {
     int64_t access_time;
     int64_t modification_time;
     int64_t creation_time;
+    /**
+     * Appended: the entry's cache key, `key_length` bytes (not NUL-terminated), or NULL when
+     * the backend does not know it (the `disk` plugin keeps it in an extended attribute of the
+     * entry's file, which a file system without them, or `xattr=off`, does not keep).
+     */
+    const char *_Nullable key;
+    size_t key_length;
 } webimage_disk_cache_item;
 
 /** Called once per entry by webimage_disk_cache.list; return false to stop. */

@@ -23,7 +23,7 @@ public protocol DiskCache: Sendable {
     func totals() throws(CacheError) -> CacheTotals
     /// Where the entry of `key` is or would be stored; nil when the backend has no files.
     func path(forKey key: String) -> String?
-    /// Every entry's name (a file name or a key), size and times.
+    /// Every entry's name (a file name or a key), key when known, size and times.
     func items() throws(CacheError) -> [DiskCacheItem]
 }
 
@@ -56,12 +56,19 @@ public struct DiskCacheItem: Sendable, Equatable {
     public var accessTime: Int64
     public var modificationTime: Int64
     public var creationTime: Int64
+    /// The cache key the entry was stored under; nil when the backend does not know it (a
+    /// `disk` entry on a file system without extended attributes, or written with `xattr=off`).
+    public var key: String?
 
-    public init(name: String, size: UInt64, accessTime: Int64, modificationTime: Int64, creationTime: Int64) {
+    public init(
+        name: String, size: UInt64, accessTime: Int64, modificationTime: Int64, creationTime: Int64,
+        key: String? = nil
+    ) {
         self.name = name
         self.size = size
         self.accessTime = accessTime
         self.modificationTime = modificationTime
         self.creationTime = creationTime
+        self.key = key
     }
 }

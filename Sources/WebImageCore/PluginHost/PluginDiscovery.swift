@@ -1,3 +1,4 @@
+import CWebImagePlugin
 import Foundation
 
 /// Finds plugins by reading manifests; never opens a library.
@@ -27,8 +28,13 @@ public enum PluginDiscovery {
     /// A trusted plugin keeps its name: an untrusted plugin of the same name, or one claiming
     /// a format, MIME type, extension, signature, loader scheme or transformer name of a
     /// trusted plugin, is refused unless `policy` allows it to override. Otherwise a later
-    /// plugin with a name already found is a `.duplicateName` fault. A `*.so` that no
-    /// manifest names is a `.manifestMissing` fault.
+    /// plugin with a name already found is a `.duplicateName` fault.
+    ///
+    /// A manifest that cannot be read is one fault; the library it names (when its `library`
+    /// field can be read) is not reported again. A `*.so` that exports `webimage_plugin_entry`
+    /// and that no manifest names is a ``PluginWarning/Kind/manifestMissing`` warning; other
+    /// libraries (a plugin's helper libraries) are not reported, nor is any library in a
+    /// folder with a manifest whose `library` cannot be read (it may be that manifest's).
     public static func discover(in searchPath: PluginSearchPath, policy: PluginPolicy = PluginPolicy()) -> Result {
         var result = Result()
         var candidates: [DiscoveredPlugin] = []
@@ -36,6 +42,7 @@ public enum PluginDiscovery {
         for directory in searchPath.directories {
             guard let names = try? fileManager.contentsOfDirectory(atPath: directory) else { continue }
             var namedLibraries = Set<String>()
+            var someLibraryUnknown = false
             let folderTrust = searchPath.trust(ofDirectory: directory)
             let folderInsecurity = policy.allowsInsecurePermissions ? nil : PluginFileCheck.insecurity(of: directory)
             for fileName in names.sorted() where fileName.hasSuffix(".json") {
@@ -45,12 +52,14 @@ public enum PluginDiscovery {
                     manifest = try PluginManifest.load(from: manifestPath)
                 } catch {
                     result.faults.append(error)
+                    if let library = PluginManifest.declaredLibrary(at: manifestPath) {
+                        namedLibraries.insert(resolvedLibrary(library, in: directory))
+                    } else {
+                        someLibraryUnknown = true
+                    }
                     continue
                 }
-                let libraryPath =
-                    manifest.library.hasPrefix("/")
-                    ? manifest.library
-                    : URL(fileURLWithPath: directory).appendingPathComponent(manifest.library).standardizedFileURL.path
+                let libraryPath = resolvedLibrary(manifest.library, in: directory)
                 namedLibraries.insert(libraryPath)
                 let realLibrary = PluginFileCheck.realPath(libraryPath)
                 if let insecurity = folderInsecurity.map({ "the folder \(directory) is \($0)" })
@@ -79,13 +88,15 @@ public enum PluginDiscovery {
                 }
                 candidates.append(plugin)
             }
-            for fileName in names.sorted() where fileName.hasSuffix(".so") || fileName.contains(".so.") {
+            for fileName in names.sorted()
+            where !someLibraryUnknown && (fileName.hasSuffix(".so") || fileName.contains(".so.")) {
                 let libraryPath = directory + "/" + fileName
-                if !namedLibraries.contains(libraryPath) {
-                    result.faults.append(
-                        PluginFault(
+                if !namedLibraries.contains(libraryPath) && exportsEntrySymbol(libraryPath) {
+                    result.warnings.append(
+                        PluginWarning(
                             .manifestMissing, file: libraryPath,
-                            detail: "no manifest in \(directory) names this library; it is ignored"))
+                            detail: "a plugin library that no manifest in \(directory) names; it is never opened "
+                                + "(write a manifest beside it, see docs/writing-a-plugin.md)"))
                 }
             }
         }
@@ -95,6 +106,18 @@ public enum PluginDiscovery {
         result.faults += outcome.faults
         result.warnings += outcome.warnings
         return result
+    }
+
+    /// The path of the library a manifest in `directory` names as `library`.
+    private static func resolvedLibrary(_ library: String, in directory: String) -> String {
+        library.hasPrefix("/")
+            ? library : URL(fileURLWithPath: directory).appendingPathComponent(library).standardizedFileURL.path
+    }
+
+    /// True when the library at `path` exports the entry symbol (read from its dynamic symbol
+    /// table, without opening it as a library).
+    private static func exportsEntrySymbol(_ path: String) -> Bool {
+        SharedObjectSymbols.exports(WEBIMAGE_PLUGIN_ENTRY_NAME, path: path)
     }
 
     /// Why the library at `realLibrary` may be changed by others, unless `policy` allows it.

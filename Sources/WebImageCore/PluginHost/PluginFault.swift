@@ -1,8 +1,6 @@
 /// Why a plugin was skipped. The host keeps working without it.
 public struct PluginFault: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: String, Sendable, Equatable, CaseIterable {
-        /// A shared object in a plugins folder has no manifest that names it.
-        case manifestMissing = "manifest missing"
         /// The manifest file cannot be read.
         case manifestUnreadable = "manifest unreadable"
         /// The manifest is not valid JSON, lacks a field or has a wrong value.

@@ -126,6 +126,16 @@ public struct PluginManifest: Sendable, Equatable, Codable {
         try container.encodeIfPresent(transformer, forKey: .transformer)
     }
 
+    /// The `library` field of the manifest at `path` when the file is a JSON object with a
+    /// non-empty string there, even when the rest of it is wrong; nil otherwise.
+    static func declaredLibrary(at path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let library = object[CodingKeys.library.rawValue] as? String, !library.isEmpty
+        else { return nil }
+        return library
+    }
+
     /// Reads and checks a manifest file.
     /// - Throws: ``PluginFault`` `.manifestUnreadable` or `.invalidManifest`.
     public static func load(from path: String) throws(PluginFault) -> PluginManifest {

@@ -190,7 +190,8 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
                     collector.items.append(
                         DiskCacheItem(
                             name: String(cString: item.name), size: item.size, accessTime: item.access_time,
-                            modificationTime: item.modification_time, creationTime: item.creation_time))
+                            modificationTime: item.modification_time, creationTime: item.creation_time,
+                            key: ItemCollector.key(of: item)))
                     return true
                 }, context, error)
         }
@@ -200,5 +201,12 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
     /// Gathers the items one `list` call reports.
     private final class ItemCollector {
         var items: [DiskCacheItem] = []
+
+        /// The item's key when the plugin's `struct_size` covers the field and it is set.
+        static func key(of item: webimage_disk_cache_item) -> String? {
+            let end = MemoryLayout<webimage_disk_cache_item>.offset(of: \.key_length)! + MemoryLayout<Int>.size
+            guard Int(item.struct_size) >= end, let key = item.key else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: key, count: item.key_length), as: UTF8.self)
+        }
     }
 }
