@@ -20,7 +20,7 @@ public enum PluginDiscovery {
     ///
     /// A plugin is trusted when its folder is one of ``PluginSearchPath/trustedDirectories``
     /// and its library's real path (symbolic links resolved) lies inside that folder's real
-    /// path; a library elsewhere (an absolute path, a link out) makes it untrusted, with a
+    /// path (the folder's ``PluginSearchPath/libraryDirectories`` entry when it has one); a library elsewhere (an absolute path, a link out) makes it untrusted, with a
     /// ``PluginWarning``. Unless `policy` allows insecure permissions, a plugin whose folder
     /// or library (its real file) is group- or world-writable, or owned by a user other than
     /// root and this process's, is an `.insecurePermissions` fault and never opened.
@@ -47,10 +47,12 @@ public enum PluginDiscovery {
                     result.faults.append(error)
                     continue
                 }
+                let libraryDirectory = searchPath.libraryDirectory(forManifestsIn: directory)
                 let libraryPath =
                     manifest.library.hasPrefix("/")
                     ? manifest.library
-                    : URL(fileURLWithPath: directory).appendingPathComponent(manifest.library).standardizedFileURL.path
+                    : URL(fileURLWithPath: libraryDirectory).appendingPathComponent(manifest.library)
+                        .standardizedFileURL.path
                 namedLibraries.insert(libraryPath)
                 let realLibrary = PluginFileCheck.realPath(libraryPath)
                 if let insecurity = folderInsecurity.map({ "the folder \(directory) is \($0)" })
@@ -66,7 +68,8 @@ public enum PluginDiscovery {
                 }
                 var plugin = DiscoveredPlugin(
                     manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath, trust: folderTrust)
-                if folderTrust == .trusted, let realLibrary, let realFolder = PluginFileCheck.realPath(directory),
+                if folderTrust == .trusted, let realLibrary,
+                    let realFolder = PluginFileCheck.realPath(libraryDirectory),
                     !PluginFileCheck.lies(realLibrary, inside: realFolder)
                 {
                     plugin = DiscoveredPlugin(
