@@ -70,12 +70,17 @@ let loaderPlugins = [curl]
 
 let coreTargets: [Target] = [
     .target(name: "CWebImagePlugin", exclude: ["webimage-plugin.pc.in"]),
+    // The bundled plugins' manifests as resources, so that an app built with SwiftPM finds them
+    // beside the plugin products of its own build (PluginSearchPath.application).
+    .target(
+        name: "WebImagePluginManifests", path: "plugin-manifests",
+        resources: (plugins + cachePlugins + loaderPlugins).map { .copy("\($0.name.lowercased()).json") }),
     .target(name: "CWebImageIsolation"),
     .target(name: "CWebImageImaging"),
     .target(
         name: "WebImageCore",
         dependencies: [
-            "CWebImagePlugin", "CWebImageIsolation", "CWebImageImaging",
+            "CWebImagePlugin", "CWebImageIsolation", "CWebImageImaging", "WebImagePluginManifests",
             .product(name: "Logging", package: "swift-log"),
         ]),
     .executableTarget(name: "WebImagePluginWorker", dependencies: ["WebImageCore"]),

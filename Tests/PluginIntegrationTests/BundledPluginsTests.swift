@@ -20,6 +20,23 @@ import WebImageTestSupport
         #expect(host.faults.isEmpty)
     }
 
+    @Test("an app's search path finds the plugins SwiftPM built beside its executable, with their manifests, trusted")
+    func pluginsOfTheAppsOwnBuild() throws {
+        let build = try BuildProducts.requiredDirectory.standardizedFileURL
+        let app = PluginHost(
+            searchPath: .application(environment: [:], executablePath: build.appendingPathComponent("MyApp").path))
+        let manifests = build.appendingPathComponent("WebImage_WebImagePluginManifests.resources").path
+        #expect(app.searchPath.directories.last == manifests)
+        let bundled = try BuildProducts.bundledPlugins
+        #expect(app.plugins.map(\.name) == bundled.map(\.name))
+        #expect(app.plugins.map(\.manifestPath) == bundled.map { manifests + "/" + $0.manifest })
+        #expect(app.plugins.map(\.libraryPath) == bundled.map { build.appendingPathComponent($0.library).path })
+        #expect(app.plugins.allSatisfy { $0.trust == .trusted })
+        #expect(app.faults.isEmpty && app.warnings.isEmpty && app.refusals.isEmpty)
+        #expect(!app.isIsolated("png"))
+        #expect(try app.makeCodersManager().decode(try Fixture.bytes("png/rgba8.png")).width == 13)
+    }
+
     @Test func verifyLoadsBothWithoutFaults() {
         #expect(host.verify().isEmpty)
     }

@@ -212,18 +212,56 @@ import WebImageTestSupport
         #expect(try codingError { _ = try all.makeCodersManager().decode(Self.trigger) }.kind == .pluginCrashed)
     }
 
-    @Test("a missing worker executable is a fault naming it; the host goes on")
+    @Test(
+        "a missing worker is one fault per isolated plugin from the host's start, naming the plugin, the path tried and the fix; 20 decodes log nothing more"
+    )
     func missingWorker() throws {
         let folder = try folder("chatty", .chatty)
-        let host = host(folder, isolation: PluginIsolation(policy: .all, workerExecutable: "/nonexistent/worker"))
-        let manager = host.makeCodersManager()
-        let error = try codingError { _ = try manager.decode(Self.valid) }
-        #expect(error.kind == .pluginUnavailable)
-        #expect(
-            error.message.contains("coder 'chatty' could not be used") && error.message.contains("/nonexistent/worker"))
-        let fault = try #require(host.openFault(of: "chatty"))
-        #expect(fault.reason == .loadFailed)
-        #expect(fault.detail.contains("/nonexistent/worker"), "\(fault.detail)")
+        let records = LogRecords()
+        let logger = Logger(label: "isolation-test") { _ in RecordingLogHandler(records: records) }
+        let host = host(folder, isolation: PluginIsolation(workerExecutable: "/nonexistent/worker"), logger: logger)
+        let expected = ["chatty": "libchatty.so", "png": "libWebImagePNG.so"].sorted { $0.key < $1.key }.map {
+            "\(folder.file($0.value)): plugin worker missing (plugin '\($0.key)'): the plugin must run in a "
+                + "webimage-plugin-worker process (its folder \(folder.path) is not one the app named as its own), "
+                + "and there is none at /nonexistent/worker; install webimage-plugin-worker there, set "
+                + "PluginIsolation.workerExecutable, or make the folder the app's plugins folder "
+                + "(ImageManagerConfiguration.pluginsDirectory) to run the plugin in-process"
+        }
+        // Reported before anything is decoded, once, in the faults and the log.
+        #expect(host.faults.map(\.description) == expected)
+        #expect(records.messages == expected)
+        let manager = host.makeCodersManager(logger: logger)
+        let png = try Fixture.bytes("png/rgba8.png")
+        for _ in 0..<20 {
+            let error = try codingError { _ = try manager.decode(png) }
+            #expect(error.kind == .pluginUnavailable)
+            #expect(error.message == "coder 'png' could not be used for this data (401 bytes): \(expected[1])")
+        }
+        #expect(records.messages == expected)
+        #expect(host.faults.map(\.description) == expected)
+    }
+
+    @Test(
+        "plugins in <prefix>/lib/webimage/plugins run in <prefix>/bin/webimage-plugin-worker, where make install puts it"
+    )
+    func workerOfTheInstallPrefix() throws {
+        let prefix = try TemporaryDirectory()
+        let plugins = try prefix.folder("lib/webimage/plugins")
+        try FileManager.default.copyItem(
+            at: BuildProducts.manifest("png.json"), to: URL(fileURLWithPath: plugins + "/png.json"))
+        try PluginsFolder.place(
+            try BuildProducts.library("libWebImagePNG.so"), at: URL(fileURLWithPath: plugins + "/libWebImagePNG.so"))
+        // The prefix's worker notes each start, then is the built worker.
+        let started = prefix.file("started")
+        let realWorker = try BuildProducts.requiredDirectory.appendingPathComponent("webimage-plugin-worker").path
+        let worker = try prefix.write(
+            "bin/webimage-plugin-worker", "#!/bin/sh\necho started >> '\(started)'\nexec '\(realWorker)' \"$@\"\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: worker)
+        let host = PluginHost(searchPath: .standard(hostDirectories: [plugins], environment: [:]))
+        #expect(host.isIsolated("png"))
+        #expect(host.faults.isEmpty)
+        #expect(try host.makeCodersManager().decode(try Fixture.bytes("png/rgba8.png")).width == 13)
+        #expect(try String(contentsOfFile: started, encoding: .utf8) == "started\n")
     }
 }
 

@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 @Suite struct PluginSearchPathTests {
     @Test func hostFoldersThenEnvironmentThenInstallFolder() {
@@ -43,6 +45,44 @@ import WebImageCore
             environment: [:], executablePath: "/usr/bin/app")
         #expect(path.directories == ["/opt/app/bundled", "/opt/app/extra", "/usr/lib/webimage/plugins"])
         #expect(path.trustedDirectories == ["/opt/app/bundled", "/usr/lib/webimage/plugins"])
+    }
+
+    @Test(
+        "an app's search path: its own folder first and trusted, the environment's untrusted, the install folder, its build's plugins"
+    )
+    func applicationSearchPath() throws {
+        let build = try TemporaryDirectory()
+        let manifests = try build.folder("MyApp_WebImagePluginManifests.resources")
+        let installed = build.url.deletingLastPathComponent().appendingPathComponent("lib/webimage/plugins").path
+        let path = PluginSearchPath.application(
+            pluginsDirectory: "/opt/app/plugins", environment: ["WEBIMAGE_PLUGIN_PATH": "/env/one"],
+            executablePath: build.file("MyApp"))
+        #expect(path.directories == ["/opt/app/plugins", "/env/one", installed, manifests])
+        #expect(path.trustedDirectories == ["/opt/app/plugins", installed, manifests])
+        #expect(path.libraryDirectories == [manifests: build.path])
+        #expect(path.libraryDirectory(forManifestsIn: manifests + "/") == build.path)
+        #expect(path.libraryDirectory(forManifestsIn: "/opt/app/plugins") == "/opt/app/plugins")
+        let installedOnly = PluginSearchPath.application(environment: [:], executablePath: "/usr/bin/app")
+        #expect(installedOnly.directories == ["/usr/lib/webimage/plugins"])
+        #expect(installedOnly.libraryDirectories.isEmpty)
+    }
+
+    @Test(
+        "the worker of plugins in <prefix>/lib/webimage/plugins is <prefix>/bin's, then the one beside the executable")
+    func workerCandidates() throws {
+        let executable = try #require(PluginSearchPath.currentExecutablePath())
+        let beside = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            .appendingPathComponent("webimage-plugin-worker").path
+        let isolation = PluginIsolation()
+        #expect(
+            isolation.workerExecutableCandidates(forPluginsIn: "/opt/webimage/lib/webimage/plugins/")
+                == ["/opt/webimage/bin/webimage-plugin-worker", beside])
+        #expect(isolation.workerExecutableCandidates(forPluginsIn: "/opt/app/plugins") == [beside])
+        let explicit = PluginIsolation(workerExecutable: "/opt/app/worker")
+        #expect(
+            explicit.workerExecutableCandidates(forPluginsIn: "/opt/webimage/lib/webimage/plugins") == [
+                "/opt/app/worker"
+            ])
     }
 
     @Test func explicitFoldersAreUntrustedUnlessDeclared() {

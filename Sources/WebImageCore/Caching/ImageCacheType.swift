@@ -1,6 +1,8 @@
 /// Where an image is stored or was found (SDWebImage's `SDImageCacheType`).
 public enum ImageCacheType: Sendable, Equatable {
-    /// Nowhere (storing with `.none` stores nothing).
+    /// Nowhere: for a result (``ImageResult/cacheType``), the image was downloaded, which
+    /// `webimage get` reports as "from the network" (`cache_type` `none` in `--json`), as
+    /// SDWebImage names it; storing with `.none` stores nothing.
     case none
     case memory
     case disk

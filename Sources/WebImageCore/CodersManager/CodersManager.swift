@@ -6,8 +6,9 @@ import Logging
 /// coders that declare no signatures; within each group the higher priority wins, and on
 /// a tie the coder registered later wins. The first candidate whose own `canDecode`
 /// accepts the bytes is used. Plugins are loaded only when they become a candidate, and
-/// a plugin that fails to load, or whose worker cannot answer, is logged and skipped; when
-/// no other coder decodes the bytes, the error names it.
+/// a plugin that fails to load, or whose worker cannot answer, is skipped; when no other
+/// coder decodes the bytes, the error names it. A worker that cannot answer is logged at
+/// each call; a plugin that cannot be opened is logged once, by its host.
 public final class CodersManager: Sendable {
     private let entries = TrackedMutex<[CoderRegistration]>([])
     let logger: Logger
@@ -65,7 +66,7 @@ public final class CodersManager: Sendable {
                 let coder = try entry.resolve()
                 if try coder.answerCanDecode(bytes) { return coder }
             } catch {
-                logger.warning("skipping coder \(entry.name): \(error)")
+                logSkipped(entry, error)
                 skipped.append((entry, error))
             }
         }
@@ -110,8 +111,15 @@ public final class CodersManager: Sendable {
         do {
             return try entry.resolve()
         } catch {
-            logger.warning("skipping coder \(entry.name): \(error)")
+            logSkipped(entry, error)
             return nil
         }
+    }
+
+    /// Logs a coder skipped for `error`, unless it is a ``PluginFault``: a plugin that cannot
+    /// be opened is reported once by its ``PluginHost`` (its faults and log), not at every use.
+    private func logSkipped(_ entry: CoderRegistration, _ error: any Error) {
+        guard !(error is PluginFault) else { return }
+        logger.warning("skipping coder \(entry.name): \(error)")
     }
 }

@@ -65,32 +65,70 @@ public final class ImageManager: Sendable {
     /// A manager over the bundled plugins of `host`: the `memory` and `disk` caches (as the
     /// cache configuration names them), every coder plugin and the `curl` loader (every loader
     /// plugin, `curl` first).
+    /// - Parameters:
+    ///   - cacheConfiguration: default nil: `configuration.cache`.
+    ///   - downloaderConfiguration: default nil: `configuration.downloader`.
+    ///   - configuration: default ``ImageManagerConfiguration/init()``; its `pluginsDirectory`
+    ///     is not used (`host` has its plugins).
     /// - Throws: ``PluginFault`` when a plugin cannot be opened, ``CacheError`` when a cache refuses its options.
     public convenience init(
-        host: PluginHost, cacheConfiguration: ImageCacheConfiguration = ImageCacheConfiguration(),
-        downloaderConfiguration: ImageDownloaderConfiguration = ImageDownloaderConfiguration(),
+        host: PluginHost, cacheConfiguration: ImageCacheConfiguration? = nil,
+        downloaderConfiguration: ImageDownloaderConfiguration? = nil,
         defaultTransformer: (any ImageTransformer)? = nil, configuration: ImageManagerConfiguration = .init()
     ) throws {
+        var configuration = configuration
+        configuration.cache = cacheConfiguration ?? configuration.cache
+        configuration.downloader = downloaderConfiguration ?? configuration.downloader
         let coders = host.makeCodersManager()
-        let cache = try ImageCache(host: host, coders: coders, configuration: cacheConfiguration)
+        let cache = try ImageCache(host: host, coders: coders, configuration: configuration.cache)
         let names = host.plugins(of: .loader).map(\.name).sorted { ($0 == "curl" ? 0 : 1) < ($1 == "curl" ? 0 : 1) }
         let loaders: [any ImageLoader] = try names.map { try host.adapter(PluginLoader.self, named: $0) }
         self.init(
-            cache: cache, downloader: ImageDownloader(loaders: loaders, configuration: downloaderConfiguration),
+            cache: cache, downloader: ImageDownloader(loaders: loaders, configuration: configuration.downloader),
             coders: coders, defaultTransformer: defaultTransformer, configuration: configuration)
     }
 
-    private static let sharedInstance = TrackedMutex<ImageManager?>(nil)
+    /// A manager over the plugins an app finds with no host of its own: `configuration.pluginsDirectory`,
+    /// the plugins SwiftPM built with the app, `WEBIMAGE_PLUGIN_PATH` and the install folder
+    /// (``PluginSearchPath/application(pluginsDirectory:environment:executablePath:)``), with the
+    /// caches and downloader of `configuration`.
+    /// - Parameter configuration: default ``ImageManagerConfiguration/init()``.
+    /// - Throws: what ``init(host:cacheConfiguration:downloaderConfiguration:defaultTransformer:configuration:)`` throws.
+    public convenience init(configuration: ImageManagerConfiguration = .init()) throws {
+        let host = PluginHost(searchPath: .application(pluginsDirectory: configuration.pluginsDirectory))
+        try self.init(host: host, configuration: configuration)
+    }
 
-    /// The shared manager: ``init(host:cacheConfiguration:downloaderConfiguration:defaultTransformer:configuration:)``
-    /// over the standard plugin search path, made on first use.
-    /// - Throws: what that initializer throws (then the next call tries again).
-    public static func shared() throws -> ImageManager {
-        try sharedInstance.withLock { shared in
-            if let shared { return shared }
-            let manager = try ImageManager(host: PluginHost(searchPath: .standard()))
-            shared = manager
-            return manager
+    /// The configuration ``shared`` is made with, and the manager once made.
+    private static let sharedState = TrackedMutex<(configuration: ImageManagerConfiguration, manager: ImageManager?)>(
+        (ImageManagerConfiguration(), nil))
+
+    /// The shared manager, as Nuke's `ImagePipeline.shared`: ``init(configuration:)`` with the
+    /// configuration of ``configureShared(_:)`` (default ``ImageManagerConfiguration/init()``),
+    /// made on first use: `try await ImageManager.shared.image(for: url)`.
+    /// - Throws: what ``init(configuration:)`` throws (then the next use tries again).
+    public static var shared: ImageManager {
+        get throws {
+            try sharedState.withLock { state in
+                if let manager = state.manager { return manager }
+                let manager = try ImageManager(configuration: state.configuration)
+                state.manager = manager
+                return manager
+            }
+        }
+    }
+
+    /// Sets the configuration ``shared`` is made with; call it before the first use of ``shared``.
+    /// - Throws: ``ImageManagerError`` `.invalidOption` once ``shared`` has been made (it keeps
+    ///   its configuration).
+    public static func configureShared(_ configuration: ImageManagerConfiguration) throws(ImageManagerError) {
+        let made = sharedState.withLock { state in
+            if state.manager == nil { state.configuration = configuration }
+            return state.manager != nil
+        }
+        if made {
+            throw ImageManagerError(
+                .invalidOption, "the shared manager is already in use; configure it before its first use")
         }
     }
 

@@ -2,8 +2,34 @@
     import Glibc
 #endif
 
-/// How an ``ImageManager`` runs its stages.
+/// How an ``ImageManager`` is set up and runs its stages: the one value an app sets before
+/// the first use of ``ImageManager/shared`` (``ImageManager/configureShared(_:)``) to choose
+/// its plugins folder, its cache folder and limits, its download and decode limits.
+///
+/// ```swift
+/// var configuration = ImageManagerConfiguration()
+/// configuration.pluginsDirectory = "/opt/myapp/plugins"
+/// configuration.cache.directory = "/var/cache/myapp"
+/// configuration.cache.diskSizeLimit = 200 << 20
+/// configuration.downloader.maxTransferTime = .seconds(20)
+/// try ImageManager.configureShared(configuration)
+/// ```
 public struct ImageManagerConfiguration: Sendable {
+    /// The app's own plugins folder, searched first; its plugins are trusted as the app's
+    /// choice and run in-process (``PluginSearchPath/application(pluginsDirectory:environment:executablePath:)``),
+    /// for managers made without a host (``ImageManager/shared``, ``ImageManager/init(configuration:)``).
+    /// Default nil: the plugins SwiftPM built with the app, the install folder next to the
+    /// executable and `WEBIMAGE_PLUGIN_PATH` only.
+    public var pluginsDirectory: String?
+    /// The memory and disk caches: limits, the disk folder (``ImageCacheConfiguration/directory``,
+    /// default `$WEBIMAGE_CACHE_DIR`, `$XDG_CACHE_HOME/webimage` or `~/.cache/webimage`), the
+    /// plugins behind them. Default ``ImageCacheConfiguration/init()``. Used when the manager
+    /// makes its cache from plugins.
+    public var cache = ImageCacheConfiguration()
+    /// The downloader's limits (time, connections per host, retries...). Default
+    /// ``ImageDownloaderConfiguration/init()``. Used when the manager makes its downloader from plugins.
+    public var downloader = ImageDownloaderConfiguration()
+
     /// Most decodes at once; default the number of cores.
     public var maxConcurrentDecodes = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Most transforms at once; default 2.

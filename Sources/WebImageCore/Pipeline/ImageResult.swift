@@ -9,7 +9,8 @@ public struct ImageResult: Sendable {
     /// The encoded bytes the image came from: downloaded or read from disk; nil for memory
     /// hits (unless ``ImageManagerOptions/queryMemoryData``), thumbnails and transformed images.
     public var data: Data?
-    /// Where it came from: `.none` (the loader), `.memory` or `.disk`.
+    /// Where it came from: `.none` (downloaded by the loader, SDWebImage's name; the CLI's
+    /// "from the network"), `.memory` or `.disk`.
     public var cacheType: ImageCacheType
     public var url: URL
     /// The cache key of the result (thumbnail and transformer keys included); nil when the

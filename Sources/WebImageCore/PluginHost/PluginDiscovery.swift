@@ -21,7 +21,7 @@ public enum PluginDiscovery {
     ///
     /// A plugin is trusted when its folder is one of ``PluginSearchPath/trustedDirectories``
     /// and its library's real path (symbolic links resolved) lies inside that folder's real
-    /// path; a library elsewhere (an absolute path, a link out) makes it untrusted, with a
+    /// path (the folder's ``PluginSearchPath/libraryDirectories`` entry when it has one); a library elsewhere (an absolute path, a link out) makes it untrusted, with a
     /// ``PluginWarning``. Unless `policy` allows insecure permissions, a plugin whose folder
     /// or library (its real file) is group- or world-writable, or owned by a user other than
     /// root and this process's, is an `.insecurePermissions` fault and never opened.
@@ -44,6 +44,7 @@ public enum PluginDiscovery {
             var namedLibraries = Set<String>()
             var someLibraryUnknown = false
             let folderTrust = searchPath.trust(ofDirectory: directory)
+            let libraryDirectory = searchPath.libraryDirectory(forManifestsIn: directory)
             let folderInsecurity = policy.allowsInsecurePermissions ? nil : PluginFileCheck.insecurity(of: directory)
             for fileName in names.sorted() where fileName.hasSuffix(".json") {
                 let manifestPath = directory + "/" + fileName
@@ -53,13 +54,13 @@ public enum PluginDiscovery {
                 } catch {
                     result.faults.append(error)
                     if let library = PluginManifest.declaredLibrary(at: manifestPath) {
-                        namedLibraries.insert(resolvedLibrary(library, in: directory))
+                        namedLibraries.insert(resolvedLibrary(library, in: libraryDirectory))
                     } else {
                         someLibraryUnknown = true
                     }
                     continue
                 }
-                let libraryPath = resolvedLibrary(manifest.library, in: directory)
+                let libraryPath = resolvedLibrary(manifest.library, in: libraryDirectory)
                 namedLibraries.insert(libraryPath)
                 let realLibrary = PluginFileCheck.realPath(libraryPath)
                 if let insecurity = folderInsecurity.map({ "the folder \(directory) is \($0)" })
@@ -75,7 +76,8 @@ public enum PluginDiscovery {
                 }
                 var plugin = DiscoveredPlugin(
                     manifest: manifest, manifestPath: manifestPath, libraryPath: libraryPath, trust: folderTrust)
-                if folderTrust == .trusted, let realLibrary, let realFolder = PluginFileCheck.realPath(directory),
+                if folderTrust == .trusted, let realLibrary,
+                    let realFolder = PluginFileCheck.realPath(libraryDirectory),
                     !PluginFileCheck.lies(realLibrary, inside: realFolder)
                 {
                     plugin = DiscoveredPlugin(

@@ -34,6 +34,9 @@ public struct PluginFault: Error, Sendable, Equatable, CustomStringConvertible {
         /// The plugin's folder or library may be changed by others (group- or world-writable,
         /// or owned by another user than root and this process's).
         case insecurePermissions = "insecure permissions"
+        /// The plugin must run isolated and no `webimage-plugin-worker` executable was found
+        /// (``PluginIsolation/workerExecutableCandidates(forPluginsIn:)``).
+        case workerMissing = "plugin worker missing"
     }
 
     public let reason: Reason

@@ -73,7 +73,11 @@ public final class PluginHost: Sendable {
                 ($0.name, IsolatedPlugin(plugin: $0, isolation: isolation, logger: logger))
             })
         self.isolatedOpenings = Dictionary(uniqueKeysWithValues: isolated.map { ($0.name, OnceCell()) })
-        for fault in result.faults { logger.warning("\(fault)") }
+        // A plugin without a worker to run in is a fault from the start, reported once here
+        // (faults, the log) rather than at each decode that would try it.
+        let missingWorkers = isolated.compactMap { isolatedPlugins[$0.name]?.missingWorkerFault }
+        for fault in missingWorkers { _ = isolatedOpenings[fault.plugin ?? ""]?.value { .failure(fault) } }
+        for fault in result.faults + missingWorkers { logger.warning("\(fault)") }
         for refusal in result.refusals where refusal.isWarning { logger.warning("\(refusal)") }
         for warning in result.warnings { logger.warning("\(warning)") }
     }

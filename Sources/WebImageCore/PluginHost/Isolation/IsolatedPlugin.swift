@@ -28,10 +28,36 @@ final class IsolatedPlugin: @unchecked Sendable {
     /// What the last successful open reported.
     private var opened: WorkerOpenReply?
 
+    /// The worker executable this plugin runs in: the first of the isolation's candidates for
+    /// the plugin's folder that is an executable file, or nil when none is.
+    let workerExecutable: String?
+    /// The worker executables looked for, in order.
+    let workerCandidates: [String]
+
     init(plugin: DiscoveredPlugin, isolation: PluginIsolation, logger: Logger) {
         self.plugin = plugin
         self.isolation = isolation
         self.logger = logger
+        let folder = URL(fileURLWithPath: plugin.manifestPath).deletingLastPathComponent().path
+        workerCandidates = isolation.workerExecutableCandidates(forPluginsIn: folder)
+        workerExecutable = workerCandidates.first { access($0, X_OK) == 0 }
+    }
+
+    /// The fault of a plugin that must run isolated when no worker executable was found: it
+    /// names the plugin, the paths tried and the ways to fix it; nil when a worker was found.
+    var missingWorkerFault: PluginFault? {
+        guard workerExecutable == nil else { return nil }
+        let folder = URL(fileURLWithPath: plugin.manifestPath).deletingLastPathComponent().path
+        let worker = PluginIsolation.workerExecutableName
+        let why =
+            plugin.trust == .trusted
+            ? "the isolation policy is 'all'" : "its folder \(folder) is not one the app named as its own"
+        return PluginFault(
+            .workerMissing, file: plugin.libraryPath, plugin: name,
+            detail: "the plugin must run in a \(worker) process (\(why)), and there is none at "
+                + "\(workerCandidates.joined(separator: " or ")); install \(worker) there, set "
+                + "PluginIsolation.workerExecutable, or make the folder the app's plugins folder "
+                + "(ImageManagerConfiguration.pluginsDirectory) to run the plugin in-process")
     }
 
     deinit {
@@ -156,9 +182,9 @@ final class IsolatedPlugin: @unchecked Sendable {
     /// A new worker with the plugin opened in it.
     private func startWorker(scanOnly: Bool) throws -> WorkerProcess {
         let started: WorkerProcess
+        guard let workerExecutable else { throw missingWorkerFault! }
         do {
-            started = try WorkerProcess(
-                executable: isolation.resolvedWorkerExecutable, pluginName: name, logger: logger)
+            started = try WorkerProcess(executable: workerExecutable, pluginName: name, logger: logger)
         } catch {
             throw PluginFault(.loadFailed, file: plugin.libraryPath, plugin: name, detail: error.reason)
         }

@@ -21,13 +21,17 @@ public struct PluginIsolation: Sendable, Equatable {
         case all
     }
 
-    /// The worker executable's file name, looked for next to the running executable.
+    /// The worker executable's file name, looked for where the plugins were installed and
+    /// next to the running executable.
     public static let workerExecutableName = "webimage-plugin-worker"
+    /// Where `make install` puts the worker relative to the plugins folder
+    /// (`<prefix>/lib/webimage/plugins` → `<prefix>/bin`).
+    public static let installedWorkerRelativePath = "../../../bin/" + workerExecutableName
 
     /// Default ``Policy/untrusted``.
     public var policy: Policy
-    /// The worker executable; nil (default) = ``workerExecutableName`` in the running
-    /// executable's folder. Host apps that install the worker elsewhere set it.
+    /// The worker executable; nil (default) = the first of ``workerExecutableCandidates(forPluginsIn:)``
+    /// that exists. Host apps that install the worker elsewhere set it.
     public var workerExecutable: String?
     /// How long one call (a probe, a decode, an encode...) may take before its worker is
     /// killed and the call fails with `.timedOut`. Default 30 s.
@@ -50,13 +54,22 @@ public struct PluginIsolation: Sendable, Equatable {
         self.maximumFailures = maximumFailures
     }
 
-    /// The worker executable to start: ``workerExecutable``, else the one next to the running
-    /// executable.
-    public var resolvedWorkerExecutable: String {
-        if let workerExecutable { return workerExecutable }
+    /// The worker executables tried, in order, for a plugin whose manifest lies in
+    /// `pluginsDirectory`: only ``workerExecutable`` when it is set; else the install prefix's
+    /// `bin/webimage-plugin-worker` when the folder is `<prefix>/lib/webimage/plugins` (where
+    /// `make install` puts both), then the one next to the running executable.
+    public func workerExecutableCandidates(forPluginsIn pluginsDirectory: String) -> [String] {
+        if let workerExecutable { return [workerExecutable] }
+        var candidates: [String] = []
+        let folder = URL(fileURLWithPath: pluginsDirectory).standardizedFileURL
+        if folder.path.hasSuffix("/" + PluginSearchPath.installedFolder) {
+            candidates.append(folder.appendingPathComponent(Self.installedWorkerRelativePath).standardizedFileURL.path)
+        }
         let executable = PluginSearchPath.currentExecutablePath() ?? CommandLine.arguments.first ?? ""
-        return URL(fileURLWithPath: executable).deletingLastPathComponent()
+        let beside = URL(fileURLWithPath: executable).deletingLastPathComponent()
             .appendingPathComponent(Self.workerExecutableName).path
+        if !candidates.contains(beside) { candidates.append(beside) }
+        return candidates
     }
 
     /// Whether `plugin` runs in a worker under this policy (``DiscoveredPlugin/trust`` says
