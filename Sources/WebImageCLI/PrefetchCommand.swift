@@ -9,10 +9,11 @@ struct PrefetchCommand: PluginHostCommand {
         commandName: "prefetch",
         abstract: "Load images into the memory and disk caches ahead of time.",
         discussion: """
-            A progress bar on a terminal; --json prints a summary. The command exits after every \
-            store has finished; the exit status is 1 when any URL failed or was skipped. Failed \
-            stores to the cache (a full or read-only file system) are counted (store_failures) \
-            with one warning.
+            A progress bar on a terminal, else a summary line; --json prints a summary with the \
+            failures. Each URL that failed or was skipped (not a URL) is one error line on standard \
+            error, then a count when there were several. The command exits after every store has \
+            finished; the exit status is 1 when any URL failed or was skipped. Failed stores to \
+            the cache (a full or read-only file system) are counted (store_failures) with one warning.
             """)
 
     @OptionGroup var manager: ManagerOptions
@@ -36,17 +37,26 @@ struct PrefetchCommand: PluginHostCommand {
     /// The JSON summary.
     struct Summary: Encodable {
         let total: Int
+        /// URLs that ended: prefetched, failed or skipped.
         let finished: Int
         let skipped: Int
         let failed: Int
         /// Stores to the cache that failed (``PipelineCounters/storeFailures``).
         let storeFailures: Int
         let ms: Double
+        /// Each URL that failed or was skipped, in list order.
+        let failures: [Failure]
 
         enum CodingKeys: String, CodingKey {
-            case total, finished, skipped, failed, ms
+            case total, finished, skipped, failed, ms, failures
             case storeFailures = "store_failures"
         }
+    }
+
+    /// A URL that failed or was skipped, and why (without the URL).
+    struct Failure: Encodable {
+        let url: String
+        let error: String
     }
 
     func validate() throws {
@@ -63,32 +73,37 @@ struct PrefetchCommand: PluginHostCommand {
             manager: imageManager, maxConcurrentPrefetchCount: parallel, options: .lowPriority, context: context)
         let bar = !json && Diagnostics.standardErrorIsTerminal ? PrefetchProgressBar(total: list.count) : nil
         let started = ContinuousClock.now
-        let progress = runBlocking { () -> PrefetchProgress in
+        let (progress, failures) = runBlocking { () -> (PrefetchProgress, [PrefetchFailure]) in
+            var token: PrefetchToken?
             let progress = await withCheckedContinuation { continuation in
-                prefetcher.prefetch(
+                token = prefetcher.prefetch(
                     strings: list, progress: { bar?.show($0) }, completion: { continuation.resume(returning: $0) })
             }
             await imageManager.waitUntilIdle()
-            return progress
+            return (progress, token?.failures ?? [])
         }
         bar?.finish(progress)
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let storeFailures = imageManager.counters.storeFailures
         CacheFailureWarning.print(imageManager, backend: manager.cacheBackend)
+        for failure in failures { URLFailures.print(url: list[failure.index], reason: failure.error.reason) }
         if json {
+            let limit = ImageDownloaderConfiguration.defaultMaxURLLength
             try GetReport.printLine(
                 Summary(
                     total: progress.total, finished: progress.finished, skipped: progress.skipped,
-                    failed: progress.failed, storeFailures: storeFailures, ms: (ms * 10).rounded() / 10))
+                    failed: progress.failed, storeFailures: storeFailures, ms: (ms * 10).rounded() / 10,
+                    failures: failures.map {
+                        Failure(url: URLText.abbreviated(list[$0.index], limit: limit), error: $0.error.reason)
+                    }))
         } else if bar == nil {
+            let prefetched = progress.finished - progress.failed - progress.skipped
             print(
-                "\(progress.finished) of \(progress.total) prefetched (\(progress.skipped) skipped, \(progress.failed) failed, "
-                    + "\(storeFailures) stores failed) in " + String(format: "%.1f ms", ms))
+                "\(prefetched) of \(progress.total) prefetched, \(progress.failed) failed, \(progress.skipped) skipped, "
+                    + "\(storeFailures) stores failed, in " + String(format: "%.1f ms", ms))
         }
-        if progress.failed + progress.skipped > 0 {
-            throw CLIError("\(progress.failed) failed and \(progress.skipped) skipped of \(progress.total) URLs")
-        }
+        try URLFailures.finish(failed: failures.count, of: progress.total, noun: "images")
     }
 }
 

@@ -112,7 +112,7 @@ import WebImageTestSupport
         #expect(server.requests(matching: "/static/", atLeast: 3).count == 3)
     }
 
-    @Test("on a terminal with a failed URL: the bar counts it, then the error follows on its own line")
+    @Test("on a terminal with a failed URL: the bar counts it, then its error line and the count")
     func progressBarWithFailure() async throws {
         let server = try GetTests.server()
         let plugins = try PluginsFolder.make()
@@ -122,9 +122,10 @@ import WebImageTestSupport
             ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--parallel", "1"] + urls)
         #expect(result.status == 1)
         let lines = result.standardOutput.components(separatedBy: "\r\n")
-        #expect(lines.count == 3 && lines[2] == "", "\(result.standardOutput.debugDescription)")
+        try #require(lines.count == 4 && lines[3] == "", "\(result.standardOutput.debugDescription)")
         #expect(lines[0].hasSuffix("\r" + Self.bar(3, failed: 1)), "\(lines[0].debugDescription)")
-        #expect(lines[1].hasSuffix("1 failed and 0 skipped of 3 URLs"), "\(lines[1])")
+        #expect(lines[1] == "error: \(urls[1]): load failed: bad status: status 404", "\(lines[1])")
+        #expect(lines[2] == "error: 1 of 3 images failed", "\(lines[2])")
     }
 
     @Test("--json on a terminal, or no terminal: no progress bar")
@@ -148,7 +149,7 @@ import WebImageTestSupport
         #expect(plain.outputLines.count == 1)
         #expect(
             plain.outputLines.first?.range(
-                of: #"^3 of 3 prefetched \(0 skipped, 0 failed, 0 stores failed\) in [0-9]+\.[0-9] ms$"#,
+                of: #"^3 of 3 prefetched, 0 failed, 0 skipped, 0 stores failed, in [0-9]+\.[0-9] ms$"#,
                 options: .regularExpression)
                 != nil, "\(plain.standardOutput)")
     }
