@@ -13,6 +13,9 @@ struct WebImageBenchCommand: ParsableCommand {
         abstract: "Time coder plugins in-process against the plain C libraries.",
         subcommands: [ReferenceDecodeCommand.self])
 
+    /// Usage errors begin `error: ` like the tool's own (ArgumentParser's default is `Error: `).
+    static var _errorPrefix: String { "error: " }
+
     static func main() {
         CommandMain.run(Self.self)
     }

@@ -10,7 +10,10 @@ struct FetchCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
         abstract: "Download URLs through the loader plugins into a folder.",
-        discussion: "Identical URLs are fetched once. The exit status is 1 when any URL failed.")
+        discussion: """
+            Identical URLs are fetched once. Each failed URL is one error line on standard error, then \
+            a count when there were several; the exit status is 1 when any URL failed.
+            """)
 
     @OptionGroup var pluginOptions: PluginOptions
 
@@ -64,11 +67,8 @@ struct FetchCommand: PluginHostCommand {
             for report in reports { try FetchReport.printLine(report) }
         }
         let failed = reports.filter { $0.error != nil }
-        if !failed.isEmpty {
-            throw CLIError(
-                "\(failed.count) of \(reports.count) URLs failed; first: \(URLText.abbreviated(failed[0].url)): \(failed[0].error ?? "")"
-            )
-        }
+        for report in failed { URLFailures.print(url: report.url, reason: report.error ?? "") }
+        try URLFailures.finish(failed: failed.count, of: reports.count, noun: "URLs")
     }
 
     private func downloaderConfiguration() -> ImageDownloaderConfiguration {

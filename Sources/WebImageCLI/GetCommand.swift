@@ -13,7 +13,8 @@ struct GetCommand: PluginHostCommand {
         discussion: """
             Several URLs run at once in one process (--sequential: one after another). The command \
             exits after every store and revalidation it started has finished; the exit status is 1 \
-            when any URL failed. Failed stores to the cache (a full or read-only file system) are \
+            when any URL failed. Each failed URL is one error line on standard error (standard output keeps the \
+            results), then a count when there were several. Failed stores to the cache (a full or read-only file system) are \
             one warning; a read-only cache folder still serves its entries. --options takes a comma-separated list of: \
             \(ImageManagerOptions.named.map(\.name).joined(separator: ", ")).
             """)
@@ -158,18 +159,17 @@ struct GetCommand: PluginHostCommand {
         }
         bar?.finish()
         CacheFailureWarning.print(imageManager, backend: manager.cacheBackend)
-        var failures: [String] = []
+        var failed = 0
         for (index, report) in reports.enumerated() {
-            if let error = report.error { failures.append("\(URLText.abbreviated(report.url)): \(error)") }
-            if json {
-                try GetReport.printLine(report)
-            } else {
-                print(Self.text(report, file: report.error == nil ? files[index]?.path : nil))
+            if json { try GetReport.printLine(report) }
+            if let error = report.error {
+                failed += 1
+                URLFailures.print(url: report.url, reason: error)
+            } else if !json {
+                print(Self.text(report, file: files[index]?.path))
             }
         }
-        if !failures.isEmpty {
-            throw CLIError("\(failures.count) of \(urls.count) URLs failed; first: \(failures[0])")
-        }
+        try URLFailures.finish(failed: failed, of: urls.count, noun: "images")
     }
 
     /// Loads `url`, writes its image to `file` when there is one, and returns its report,
@@ -257,12 +257,11 @@ struct GetCommand: PluginHostCommand {
         case .failure(let error):
             return GetReport(
                 url: url, key: nil, cacheType: "none", width: nil, height: nil, format: nil, frames: nil,
-                bytesDownloaded: 0, bytesWritten: 0, ms: ms, error: error.description)
+                bytesDownloaded: 0, bytesWritten: 0, ms: ms, error: error.reason)
         }
     }
 
     private static func text(_ report: GetReport, file: String?) -> String {
-        if let error = report.error { return "\(URLText.abbreviated(report.url)): error: \(error)" }
         var line =
             "\(URLText.abbreviated(report.url)): \(report.width ?? 0)x\(report.height ?? 0) \(report.format ?? "data")"
         line += " from \(report.cacheType == "none" ? "the network" : "the \(report.cacheType) cache")"

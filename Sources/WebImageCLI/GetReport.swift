@@ -23,7 +23,7 @@ struct GetReport: Encodable {
     var bytesWritten: Int
     /// Milliseconds from the request to its completion.
     let ms: Double
-    /// Why it failed; nil on success.
+    /// Why it failed, without the URL (`load failed: bad status: status 404`); nil on success.
     var error: String?
 
     enum CodingKeys: String, CodingKey {

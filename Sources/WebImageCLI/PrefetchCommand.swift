@@ -9,10 +9,12 @@ struct PrefetchCommand: PluginHostCommand {
         commandName: "prefetch",
         abstract: "Load images into the memory and disk caches ahead of time.",
         discussion: """
-            A progress bar of images and bytes on a terminal, then a summary line; --json prints the summary as JSON. The command exits after every \
-            store has finished; the exit status is 1 when any URL failed or was skipped. Failed \
-            stores to the cache (a full or read-only file system) are counted (store_failures) \
-            with one warning.
+            A progress bar of images and bytes on a terminal, then a summary line; --json prints a \
+            summary with the failures instead. Each URL that failed or was skipped (not a URL) is one \
+            error line on standard error, then a count when there were several. The command exits \
+            after every store has finished; the exit status is 1 when any URL failed or was skipped. \
+            Failed stores to the cache (a full or read-only file system) are counted \
+            (store_failures) with one warning.
             """)
 
     @OptionGroup var manager: ManagerOptions
@@ -36,6 +38,7 @@ struct PrefetchCommand: PluginHostCommand {
     /// The JSON summary.
     struct Summary: Encodable {
         let total: Int
+        /// URLs that ended: prefetched, failed or skipped.
         let finished: Int
         let skipped: Int
         let failed: Int
@@ -45,12 +48,20 @@ struct PrefetchCommand: PluginHostCommand {
         /// when every image came from the caches.
         let bytesDownloaded: Int
         let ms: Double
+        /// Each URL that failed or was skipped, in list order.
+        let failures: [Failure]
 
         enum CodingKeys: String, CodingKey {
-            case total, finished, skipped, failed, ms
+            case total, finished, skipped, failed, ms, failures
             case storeFailures = "store_failures"
             case bytesDownloaded = "bytes_downloaded"
         }
+    }
+
+    /// A URL that failed or was skipped, and why (without the URL).
+    struct Failure: Encodable {
+        let url: String
+        let error: String
     }
 
     func validate() throws {
@@ -68,13 +79,14 @@ struct PrefetchCommand: PluginHostCommand {
         let prefetcher = ImagePrefetcher(
             manager: imageManager, maxConcurrentPrefetchCount: parallel, options: .lowPriority, context: context)
         let started = ContinuousClock.now
-        let progress = runBlocking { () -> PrefetchProgress in
+        let (progress, failures) = runBlocking { () -> (PrefetchProgress, [PrefetchFailure]) in
+            var token: PrefetchToken?
             let progress = await withCheckedContinuation { continuation in
-                prefetcher.prefetch(
+                token = prefetcher.prefetch(
                     strings: list, progress: { bar?.show($0) }, completion: { continuation.resume(returning: $0) })
             }
             await imageManager.waitUntilIdle()
-            return progress
+            return (progress, token?.failures ?? [])
         }
         bar?.show(progress)
         bar?.finish()
@@ -82,19 +94,23 @@ struct PrefetchCommand: PluginHostCommand {
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let storeFailures = imageManager.counters.storeFailures
         CacheFailureWarning.print(imageManager, backend: manager.cacheBackend)
+        for failure in failures { URLFailures.print(url: list[failure.index], reason: failure.error.reason) }
         if json {
+            let limit = ImageDownloaderConfiguration.defaultMaxURLLength
             try GetReport.printLine(
                 Summary(
                     total: progress.total, finished: progress.finished, skipped: progress.skipped,
                     failed: progress.failed, storeFailures: storeFailures,
-                    bytesDownloaded: imageManager.counters.downloadedBytes, ms: (ms * 10).rounded() / 10))
+                    bytesDownloaded: imageManager.counters.downloadedBytes, ms: (ms * 10).rounded() / 10,
+                    failures: failures.map {
+                        Failure(url: URLText.abbreviated(list[$0.index], limit: limit), error: $0.error.reason)
+                    }))
         } else {
+            let prefetched = progress.finished - progress.failed - progress.skipped
             print(
-                "\(progress.finished) of \(progress.total) prefetched (\(progress.skipped) skipped, \(progress.failed) failed, "
-                    + "\(storeFailures) stores failed) in " + String(format: "%.1f ms", ms))
+                "\(prefetched) of \(progress.total) prefetched, \(progress.failed) failed, \(progress.skipped) skipped, "
+                    + "\(storeFailures) stores failed, in " + String(format: "%.1f ms", ms))
         }
-        if progress.failed + progress.skipped > 0 {
-            throw CLIError("\(progress.failed) failed and \(progress.skipped) skipped of \(progress.total) URLs")
-        }
+        try URLFailures.finish(failed: failures.count, of: progress.total, noun: "images")
     }
 }

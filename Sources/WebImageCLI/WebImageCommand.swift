@@ -17,6 +17,9 @@ struct WebImageCommand: ParsableCommand {
             FetchCommand.self, GetCommand.self, PrefetchCommand.self,
         ])
 
+    /// Usage errors begin `error: ` like the tool's own (ArgumentParser's default is `Error: `).
+    static var _errorPrefix: String { "error: " }
+
     /// Parses the arguments, sets up logging and runs the chosen command (``CommandMain/run(_:)``).
     static func main() {
         CommandMain.run(Self.self)

@@ -115,7 +115,7 @@ import WebImageTestSupport
         #expect(result.status == 1)
         #expect(
             result.errorLines == [
-                "error: 1 of 2 URLs failed; first: \(missing): bad status: status 404 from \(missing)"
+                "error: \(missing): bad status: status 404", "error: 1 of 2 URLs failed",
             ])
         let reports = try objects(result)
         #expect(reports.count == 2)
@@ -145,7 +145,8 @@ import WebImageTestSupport
         #expect(result.status == 1)
         #expect(
             result.errorLines == [
-                "error: 1 of 2 URLs failed; first: file:///nonexistent/webimage/missing.png: network error: Couldn't open file /nonexistent/webimage/missing.png (curl error 37)"
+                "error: file:///nonexistent/webimage/missing.png: network error: Couldn't open file /nonexistent/webimage/missing.png (curl error 37)",
+                "error: 1 of 2 URLs failed",
             ])
         let reports = try objects(result)
         #expect(reports[0]["file"] is NSNull)
@@ -206,12 +207,12 @@ import WebImageTestSupport
         #expect(result.status == 1)
         #expect(
             result.errorLines == [
-                "error: 1 of 1 URLs failed; first: \(url): timed out: transfer took longer than 1 s (--max-time)"
+                "error: \(url): timed out: transfer took longer than 1 s (--max-time)"
             ])
         #expect(!FileManager.default.fileExists(atPath: output.file("slow.bin")))
         let negative = try await fetch([url, "--max-time=-1"])
         #expect(negative.status == 64)
-        #expect(negative.errorLines.first == "Error: --max-time must be from 0 to 86400 seconds")
+        #expect(negative.errorLines.first == "error: --max-time must be from 0 to 86400 seconds")
     }
 
     @Test func badArgumentsAreOneErrorLine() async throws {

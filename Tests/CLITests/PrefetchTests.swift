@@ -111,9 +111,7 @@ import WebImageTestSupport
         #expect(server.requests(matching: "/static/", atLeast: 3).count == 3)
     }
 
-    @Test(
-        "on a terminal with a failed URL: the bar counts it, then the summary and the error follow on lines of their own"
-    )
+    @Test("on a terminal with a failed URL: the bar counts it, then its error line, the summary and the count")
     func progressBarWithFailure() async throws {
         let server = try GetTests.server()
         let plugins = try PluginsFolder.make()
@@ -123,14 +121,15 @@ import WebImageTestSupport
             ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--parallel", "1"] + urls)
         #expect(result.status == 1)
         let lines = result.standardOutput.components(separatedBy: "\r\n")
-        #expect(lines.count == 4 && lines[3] == "", "\(result.standardOutput.debugDescription)")
+        try #require(lines.count == 5 && lines[4] == "", "\(result.standardOutput.debugDescription)")
         // The bytes: the two images and nginx's 404 page, when it came before the status ended the transfer.
         let closing = Self.closingBar(bytes: #"35\.[2-9] kB"#, failed: 1)
         #expect(
             (lines[0] + "\r\n").range(of: closing + "$", options: .regularExpression) != nil,
             "\(lines[0].debugDescription)")
-        #expect(lines[1].hasPrefix("3 of 3 prefetched (0 skipped, 1 failed, 0 stores failed) in "), "\(lines[1])")
-        #expect(lines[2] == "error: 1 failed and 0 skipped of 3 URLs", "\(lines[2])")
+        #expect(lines[1] == "error: \(urls[1]): load failed: bad status: status 404", "\(lines[1])")
+        #expect(lines[2].hasPrefix("2 of 3 prefetched, 1 failed, 0 skipped, 0 stores failed, in "), "\(lines[2])")
+        #expect(lines[3] == "error: 1 of 3 images failed", "\(lines[3])")
     }
 
     @Test("--json on a terminal, or no terminal: no progress bar")
@@ -154,7 +153,7 @@ import WebImageTestSupport
         #expect(plain.outputLines.count == 1)
         #expect(
             plain.outputLines.first?.range(
-                of: #"^3 of 3 prefetched \(0 skipped, 0 failed, 0 stores failed\) in [0-9]+\.[0-9] ms$"#,
+                of: #"^3 of 3 prefetched, 0 failed, 0 skipped, 0 stores failed, in [0-9]+\.[0-9] ms$"#,
                 options: .regularExpression)
                 != nil, "\(plain.standardOutput)")
     }

@@ -37,7 +37,8 @@ struct ImagePrefetcherTests {
             urls: Array(repeating: nil, count: count), prefetcher: ImagePrefetcher(manager: harness.manager),
             progress: reports.onProgress, completion: reports.onCompletion)
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            token.ended(index, failed: false, skipped: true)
+            let error = ImageManagerError(.invalidURL, "not a URL")
+            token.ended(index, failure: PrefetchFailure(index: index, url: nil, error: error, skipped: true))
         }
         #expect(reports.progress.withLock { $0.map(\.finished) } == Array(1...count))
         #expect(reports.completion.withLock { $0 } == [PrefetchProgress(finished: count, skipped: count, total: count)])

@@ -16,6 +16,16 @@ import Testing
         #expect(describe([0x50, 0x4B, 0x03, 0x04, 0x14]) == "looks like ZIP, 5 bytes")
     }
 
+    @Test func theServedTypeFollowsTheLook() {
+        let pdf = Array("%PDF-1.7\n".utf8)
+        #expect(
+            pdf.withUnsafeBytes { ContentSniffer.describe($0, servedAs: "application/pdf") }
+                == "looks like PDF, 9 bytes; served as application/pdf")
+        #expect(
+            [UInt8]().withUnsafeBytes { ContentSniffer.describe($0, servedAs: "text/html") }
+                == "0 bytes; served as text/html")
+    }
+
     @Test func imagesInFormatsWithoutABundledCoder() {
         #expect(describe(Array("BM".utf8) + [0x36, 0x00, 0x00, 0x00]) == "looks like BMP, 6 bytes")
         #expect(describe([0x49, 0x49, 0x2A, 0x00, 0x08]) == "looks like TIFF, 5 bytes")

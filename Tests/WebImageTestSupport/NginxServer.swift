@@ -207,6 +207,12 @@ public final class NginxServer: @unchecked Sendable {
                     # A resumed (ranged) request comes at full speed.
                     if ($http_range != "") { set $limit_rate 0; }
                 }
+                # `/documents/NAME`: the static file NAME served with a document's type
+                # (`.pdf`, `.html`), for tests of what is not an image.
+                location /documents/ {
+                    alias \(folder)/www/static/;
+                    types { application/pdf pdf; text/html html; }
+                }
             }
         }
         """

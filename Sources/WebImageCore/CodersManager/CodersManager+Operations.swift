@@ -14,7 +14,7 @@ extension CodersManager {
     public func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions = DecodeOptions()) throws
         -> DecodedImage
     {
-        let coder = try coder(for: bytes)
+        let coder = try coder(for: bytes, servedAs: options.servedContentType)
         guard let budget = options.concurrentBudget else { return try decode(bytes, coder: coder, options: options) }
         let info = try coder.probe(bytes)
         var bytesHeld = TransformFootprint.bytes(

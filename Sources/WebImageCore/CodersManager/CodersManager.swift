@@ -55,8 +55,12 @@ public final class CodersManager: Sendable {
     /// - Throws: ``ImageCodingError``: `.unsupportedFormat` when no coder does and none was
     ///   skipped; when a coder whose signature matches the bytes could not be loaded or could
     ///   not answer, that coder's `.pluginCrashed`, `.timedOut` or `.pluginDisabled`, else
-    ///   `.pluginUnavailable`. The message names every coder skipped and why.
-    public func coder(for bytes: UnsafeRawBufferPointer) throws -> any ImageCoder {
+    ///   `.pluginUnavailable`. The message names every coder skipped and why, and what the
+    ///   bytes look like (never the bytes): their format or text, their size, and the
+    ///   `servedAs` media type (the response's `Content-Type`) when there is one (default nil).
+    public func coder(for bytes: UnsafeRawBufferPointer, servedAs contentType: String? = nil) throws
+        -> any ImageCoder
+    {
         let ranked = rankedEntries()
         let matching = ranked.filter { $0.matchesSignature(bytes) }
         let undeclared = ranked.filter { $0.signatures.isEmpty }
@@ -70,7 +74,7 @@ public final class CodersManager: Sendable {
                 skipped.append((entry, error))
             }
         }
-        let start = ContentSniffer.describe(bytes)
+        let start = ContentSniffer.describe(bytes, servedAs: contentType)
         guard let first = skipped.first(where: { $0.entry.matchesSignature(bytes) }) else {
             let reasons = skipped.map { "\($0.entry.name) (\($0.error))" }.joined(separator: ", ")
             throw ImageCodingError(

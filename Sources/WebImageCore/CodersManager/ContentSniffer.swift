@@ -3,8 +3,14 @@
 /// handles), text, or only their size. The bytes themselves never appear in the message: they
 /// are the caller's (a private file's first line, a server's error page).
 enum ContentSniffer {
-    /// `looks like PDF, 1234 bytes`, `looks like text, 5 bytes`, or `5 bytes`; `0 bytes` for none.
-    static func describe(_ bytes: UnsafeRawBufferPointer) -> String {
+    /// `looks like PDF, 1234 bytes`, `looks like text, 5 bytes`, or `5 bytes`; `0 bytes` for
+    /// none; followed by `; served as application/pdf` when the server named a `servedAs` type.
+    static func describe(_ bytes: UnsafeRawBufferPointer, servedAs contentType: String? = nil) -> String {
+        let served = contentType.map { "; served as \($0)" } ?? ""
+        return look(of: bytes) + served
+    }
+
+    private static func look(of bytes: UnsafeRawBufferPointer) -> String {
         let size = bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
         if bytes.isEmpty { return size }
         if let name = formatName(of: bytes) { return "looks like \(name), \(size)" }

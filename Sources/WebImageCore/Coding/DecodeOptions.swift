@@ -57,6 +57,10 @@ public struct DecodeOptions: Sendable {
     /// ``maxByteCount``) of it while it runs, waiting while others hold too much. nil = none.
     /// Default ``ConcurrentByteBudget/shared``.
     public var concurrentBudget: ConcurrentByteBudget? = .shared
+    /// The media type the bytes were served as (the response's `Content-Type` without
+    /// parameters), named in the error when no coder decodes them; it never chooses the
+    /// coder. Default nil.
+    public var servedContentType: String?
 
     public init(
         pixelFormat: PixelFormat = .rgba8, thumbnail: ThumbnailSize? = nil, appliesOrientation: Bool = true,

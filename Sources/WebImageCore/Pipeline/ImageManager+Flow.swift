@@ -77,13 +77,14 @@ extension ImageManager {
         // 2. Whether to download.
         if plan.options.contains(.fromCacheOnly) {
             if deliveredCached { return nil }
-            throw ImageManagerError(.notInCache, "\(plan.urlString) is not in the cache")
+            throw ImageManagerError(.notInCache, "not in the cache", url: plan.urlString)
         }
         if failedURLs.contains(plan.urlString), !plan.options.contains(.retryFailed) {
-            throw ImageManagerError(.blockedURL, "\(plan.urlString) failed before; use retry-failed to try it again")
+            throw ImageManagerError(
+                .blockedURL, "failed before; use retry-failed to try it again", url: plan.urlString)
         }
         guard plan.downloader.loaders.contains(where: { $0.serves(plan.urlString) }) else {
-            throw ImageManagerError(.unsupportedURL, "no loader serves the scheme of \(plan.urlString)")
+            throw ImageManagerError(.unsupportedURL, "no loader serves its scheme", url: plan.urlString)
         }
         // 3. A refresh revalidates with the validators stored with the cached bytes.
         var validators: CacheValidators?

@@ -100,7 +100,9 @@ extension ImageManager {
             let url = plan.urlString
             let stage = DownloadDecodeStage(work: work, progressive: progressive, queue: decodeQueue) {
                 download throws(ImageManagerError) in
-                var payload = try self.decode(download.data, spec: plan.decode, coders: plan.coders, url: url)
+                var payload = try self.decode(
+                    download.data, spec: plan.decode, coders: plan.coders, url: url,
+                    servedAs: download.response.mimeType)
                 payload.download = download
                 return payload
             }
@@ -136,10 +138,12 @@ extension ImageManager {
         }
     }
 
-    /// Decodes `bytes` as `spec` says (thumbnail and scale-down applied while decoding).
-    func decode(_ bytes: [UInt8], spec: ImageRequestPlan.DecodeSpec, coders: CodersManager, url: String)
-        throws(ImageManagerError) -> DecodedPayload
-    {
+    /// Decodes `bytes` as `spec` says (thumbnail and scale-down applied while decoding);
+    /// `contentType`, the type a server sent them as, is named when no coder decodes them.
+    func decode(
+        _ bytes: [UInt8], spec: ImageRequestPlan.DecodeSpec, coders: CodersManager, url: String,
+        servedAs contentType: String? = nil
+    ) throws(ImageManagerError) -> DecodedPayload {
         guard !spec.avoidDecode else { return DecodedPayload(image: nil, animation: nil, frameCount: 0) }
         counters.countDecode()
         let chosen: CodersManager
@@ -151,8 +155,9 @@ extension ImageManager {
         }
         do {
             var options = DecodeOptions(thumbnail: spec.thumbnail, firstFrameOnly: spec.firstFrameOnly)
+            options.servedContentType = contentType
             if options.thumbnail == nil, let limit = spec.scaleDownPixelLimit {
-                let info = try chosen.probe(bytes)
+                let info = try bytes.withUnsafeBytes { try chosen.coder(for: $0, servedAs: contentType).probe($0) }
                 options.thumbnail = ImageCache.scaledDown(
                     width: info.orientedWidth, height: info.orientedHeight, limit: limit)
             }

@@ -266,10 +266,10 @@ public final class ImageManager: Sendable {
             _ = self?.operations.withLock { $0.removeValue(forKey: ObjectIdentifier(operation)) }
         }
         guard let url, Self.isValid(url) else {
-            let text = url?.absoluteString ?? "nil"
+            let error = ImageManagerError(
+                .invalidURL, url == nil ? "not a URL" : "not a URL (no scheme)", url: url?.absoluteString)
             DispatchQueue.global().async {
-                operation.end(
-                    with: .failure(ImageManagerError(.invalidURL, "'\(text)' is not a URL")), cancelling: false)
+                operation.end(with: .failure(error), cancelling: false)
             }
             return operation
         }

@@ -25,35 +25,49 @@ public struct ImageManagerError: Error, Sendable, CustomStringConvertible {
     }
 
     public let kind: Kind
+    /// What went wrong, without the URL (``url`` holds it).
     public let message: String
+    /// The URL of the request that failed, as given; nil when the failure is about no URL
+    /// (an unknown option). ``description`` names it, ``reason`` does not.
+    public var url: String?
     public var loadingError: ImageLoadingError?
     public var codingError: ImageCodingError?
     public var transformError: ImageTransformError?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, url: String? = nil) {
         self.kind = kind
         self.message = message
+        self.url = url
     }
 
-    public var description: String { "\(kind.rawValue): \(message)" }
+    /// `kind: URL: message` (the URL cut as ``URLText/abbreviated(_:limit:)`` does), or
+    /// `kind: message` without a URL.
+    public var description: String {
+        guard let url else { return reason }
+        return "\(kind.rawValue): \(URLText.abbreviated(url)): \(message)"
+    }
+
+    /// `kind: message`: the description without the URL, for a caller that names the URL
+    /// itself (the CLI's `error: URL: reason` lines).
+    public var reason: String { "\(kind.rawValue): \(message)" }
 
     static let cancelled = ImageManagerError(.cancelled, "cancelled")
 
     static func load(_ error: ImageLoadingError, url: String) -> ImageManagerError {
         if error.kind == .cancelled { return .cancelled }
-        var wrapped = ImageManagerError(.loadFailed, "\(URLText.abbreviated(url)): \(error.description)")
+        var wrapped = ImageManagerError(.loadFailed, error.description, url: url)
         wrapped.loadingError = error
         return wrapped
     }
 
     static func decode(_ error: ImageCodingError, url: String) -> ImageManagerError {
-        var wrapped = ImageManagerError(.decodeFailed, "\(URLText.abbreviated(url)): \(error.message)")
+        var wrapped = ImageManagerError(.decodeFailed, error.message, url: url)
         wrapped.codingError = error
         return wrapped
     }
 
     static func transform(_ error: ImageTransformError, url: String) -> ImageManagerError {
-        var wrapped = ImageManagerError(.transformFailed, "\(URLText.abbreviated(url)): \(error.message)")
+        var wrapped = ImageManagerError(.transformFailed, error.message, url: url)
         wrapped.transformError = error
         return wrapped
     }

@@ -71,7 +71,7 @@ public final class ImageOperation: Sendable {
             guard !Task.isCancelled, let self else { return }
             self.end(
                 with: .failure(
-                    ImageManagerError(.timedOut, "no image within \(duration) for \(self.url?.absoluteString ?? "")")),
+                    ImageManagerError(.timedOut, "no image within \(duration)", url: self.url?.absoluteString)),
                 cancelling: true)
         }
         state.withLock { $0.timeout = task }

@@ -88,14 +88,13 @@ public final class ImagePrefetcher: Sendable {
                         return done
                     })
                 else { return }
-                var failed = false
-                var skipped = false
+                var failure: PrefetchFailure?
                 if case .failure(let error) = result {
-                    skipped = [.invalidURL, .blockedURL, .unsupportedURL].contains(error.kind)
-                    failed = !skipped
+                    let skipped = [.invalidURL, .blockedURL, .unsupportedURL].contains(error.kind)
+                    failure = PrefetchFailure(index: index, url: url, error: error, skipped: skipped)
                 }
                 state.withLock { $0.running -= 1 }
-                token.ended(index, failed: failed, skipped: skipped)
+                token.ended(index, failure: failure)
                 schedule()
             }
             token.started(index, operation)

@@ -17,6 +17,8 @@ public final class PrefetchToken: Sendable {
         var undelivered: [(progress: PrefetchProgress, done: Bool)] = []
         /// True while a thread reports them.
         var delivering = false
+        /// The URLs that failed or were skipped, in the order they ended.
+        var failures: [PrefetchFailure] = []
     }
 
     let urls: [URL?]
@@ -43,6 +45,9 @@ public final class PrefetchToken: Sendable {
     public var isFinished: Bool { state.withLock { $0.completed || $0.cancelled } }
 
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The URLs that failed or were skipped so far, with their errors, in list order.
+    public var failures: [PrefetchFailure] { state.withLock { $0.failures }.sorted { $0.index < $1.index } }
 
     /// Cancels this prefetch's requests and forgets its waiting URLs. Idempotent.
     public func cancel() {
@@ -82,12 +87,16 @@ public final class PrefetchToken: Sendable {
     /// order they were counted: it reports in a loop those counted meanwhile (including by a
     /// callback of its own, such as one that cancels the token), and no lock is held while a
     /// callback runs.
-    func ended(_ index: Int, failed: Bool, skipped: Bool) {
+    /// `failure` is nil when the URL loaded.
+    func ended(_ index: Int, failure: PrefetchFailure?) {
         let reports = state.withLock { state -> Bool in
             state.running[index] = nil
             guard !state.cancelled, state.ended.insert(index).inserted else { return false }
             state.progress.finished += 1
-            if skipped { state.progress.skipped += 1 } else if failed { state.progress.failed += 1 }
+            if let failure {
+                state.failures.append(failure)
+                if failure.skipped { state.progress.skipped += 1 } else { state.progress.failed += 1 }
+            }
             let done = state.progress.finished == state.progress.total && !state.completed
             if done { state.completed = true }
             state.undelivered.append((state.progress, done))

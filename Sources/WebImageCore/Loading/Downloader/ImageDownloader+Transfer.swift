@@ -32,7 +32,7 @@ extension ImageDownloader {
             guard let modified = modifier(load) else {
                 throw ImageLoadingError(
                     .requestModifierFailed,
-                    "the request modifier returned no request for \(URLText.abbreviated(request.url))")
+                    "the request modifier returned no request")
             }
             load = modified
         }
@@ -55,7 +55,7 @@ extension ImageDownloader {
         guard length > limit else { return }
         throw ImageLoadingError(
             .invalidURL,
-            "the URL is \(length) bytes long, more than the limit of \(limit) for \(isData ? "data: URLs" : "URLs"): \(URLText.abbreviated(url))"
+            "the URL is \(length) bytes long, more than the limit of \(limit) for \(isData ? "data: URLs" : "URLs")"
         )
     }
 
@@ -195,11 +195,11 @@ extension ImageDownloader {
         }
         guard configuration.acceptableStatusCodes.contains(status) else {
             return ImageLoadingError(
-                .badStatus, "status \(status) from \(operation.request.url)", statusCode: status, headers: headers)
+                .badStatus, "status \(status)", statusCode: status, headers: headers)
         }
         if let types = configuration.acceptableContentTypes, !types.contains(response.mimeType ?? "") {
             return ImageLoadingError(
-                .badContentType, "content type '\(response.mimeType ?? "none")' from \(operation.request.url)",
+                .badContentType, "content type '\(response.mimeType ?? "none")'",
                 statusCode: status, headers: headers)
         }
         if let expected = response.expectedContentLength, expected > configuration.maxResponseSize {
