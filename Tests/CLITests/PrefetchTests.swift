@@ -103,7 +103,7 @@ import WebImageTestSupport
         #expect(result.status == 0, "\(result.standardOutput)")
         // Any redraws (every 250 ms), the closing line of 131,546 bytes, and the summary line.
         let redraws = #"(\r\[[#-]{30}\] [0-3]/3 images, [^\r\n]*)*"#
-        let summary = #"3 of 3 prefetched \(0 skipped, 0 failed, 0 stores failed\) in [0-9.]+ ms\r\n"#
+        let summary = #"3 of 3 prefetched, 0 failed, 0 skipped, 0 stores failed, in [0-9.]+ ms\r\n"#
         let pattern = "^" + redraws + Self.closingBar(bytes: #"131\.5 kB"#) + summary + "$"
         #expect(
             result.standardOutput.range(of: pattern, options: .regularExpression) != nil,

@@ -31,10 +31,10 @@ struct HostAppExampleTests {
     ]
 
     @Test("20 URLs into thumbnails from nginx, then again from the disk cache; the README snippet runs")
-    func hostAppLoadsThumbnailsTwice() throws {
+    func hostAppLoadsThumbnailsTwice() async throws {
         let work = try TemporaryDirectory()
         let package = try HostAppPackage(in: work)
-        let build = try package.build()
+        let build = try await package.build()
         // Not installed beside any plugins: what the app finds is its own build's.
         #expect(!FileManager.default.fileExists(atPath: build.appendingPathComponent("../lib/webimage/plugins").path))
         #expect(!FileManager.default.fileExists(atPath: build.appendingPathComponent("webimage-plugin-worker").path))
@@ -53,7 +53,7 @@ struct HostAppExampleTests {
         let environment = ["WEBIMAGE_PLUGIN_PATH": "", "WEBIMAGE_CACHE_DIR": work.file("unused-cache")]
         let app = build.appendingPathComponent("HostApp").path
 
-        let first = try MeasuredProcess.run(app, [list, cache], environment: environment)
+        let first = try await MeasuredProcess.run(app, [list, cache], environment: environment)
         #expect(first.exitStatus == 0, "\(first.standardError)")
         #expect(first.standardError == "")
         #expect(first.standardOutput == Self.expectedLines(urls, source: "network"))
@@ -62,14 +62,14 @@ struct HostAppExampleTests {
             #expect(nginx.requests(matching: path, atLeast: 1).count == 1, "\(path)")
         }
 
-        let second = try MeasuredProcess.run(app, [list, cache], environment: environment)
+        let second = try await MeasuredProcess.run(app, [list, cache], environment: environment)
         #expect(second.exitStatus == 0, "\(second.standardError)")
         #expect(second.standardError == "")
         #expect(second.standardOutput == Self.expectedLines(urls, source: "disk"))
         #expect(nginx.requests(matching: "/static/", atLeast: 0).count == 20)
 
         // The README's snippet, verbatim: the shared manager, one line.
-        let snippet = try MeasuredProcess.run(
+        let snippet = try await MeasuredProcess.run(
             build.appendingPathComponent("ReadmeSnippet").path, [urls[2]],
             environment: ["WEBIMAGE_PLUGIN_PATH": "", "WEBIMAGE_CACHE_DIR": work.file("snippet-cache")])
         #expect(snippet.exitStatus == 0, "\(snippet.standardError)")
@@ -111,9 +111,9 @@ struct HostAppPackage {
     }
 
     /// Builds both executables (debug) and returns the folder they are in.
-    func build() throws -> URL {
+    func build() async throws -> URL {
         let swift = ["/usr/bin/env", "swift", "build", "--package-path", root.path, "--scratch-path", scratch.path]
-        let run = try MeasuredProcess.run(
+        let run = try await MeasuredProcess.run(
             swift[0], Array(swift.dropFirst()), timeLimit: HangBound.scaled(.seconds(1800)),
             addressSpaceLimit: 1 << 40)
         try #require(run.exitStatus == 0, "swift build failed:\n\(run.standardOutput)\n\(run.standardError)")

@@ -86,6 +86,34 @@ public enum MeasuredProcess {
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
+    /// ``run(_:_:environment:timeLimit:addressSpaceLimit:)`` for async tests: the child is
+    /// waited for on a thread of its own, never on one of the few threads Swift concurrency
+    /// runs every test of the process on (a build that takes minutes would otherwise stall
+    /// the other suites' tasks for as long).
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        timeLimit: Duration = .seconds(120), addressSpaceLimit: Int = 4 << 30
+    ) async throws -> MeasuredRun {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        try runAndWait(
+                            executable, arguments, environment: environment, timeLimit: timeLimit,
+                            addressSpaceLimit: addressSpaceLimit)
+                    })
+            }.start()
+        }
+    }
+
+    private static func runAndWait(
+        _ executable: String, _ arguments: [String], environment: [String: String], timeLimit: Duration,
+        addressSpaceLimit: Int
+    ) throws -> MeasuredRun {
+        try run(
+            executable, arguments, environment: environment, timeLimit: timeLimit, addressSpaceLimit: addressSpaceLimit)
+    }
+
     /// True when this process runs under ThreadSanitizer (its runtime is loaded), as the
     /// tools the tests start then are too.
     public static let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
