@@ -9,7 +9,7 @@ import Crypto
 /// ``verify(signature:path:)`` accepts a signature from any of them.
 public struct ImageURLSigner: Sendable {
     /// A key and the salt that goes with it.
-    public struct KeyPair: Sendable, Equatable {
+    public struct KeyPair: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
         /// The HMAC key's bytes.
         public let key: [UInt8]
         /// The bytes put before the path.
@@ -19,6 +19,10 @@ public struct ImageURLSigner: Sendable {
             self.key = key
             self.salt = salt
         }
+
+        /// The sizes only, so that logs and test reports never show a secret.
+        public var description: String { "KeyPair(key: \(key.count) bytes, salt: \(salt.count) bytes)" }
+        public var debugDescription: String { description }
 
         /// The pair written in hexadecimal, as the configuration and `webimage sign` take it.
         /// - Throws: ``ImageURLSignerError`` naming the key or the salt that is not hexadecimal.

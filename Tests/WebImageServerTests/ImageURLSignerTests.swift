@@ -91,3 +91,13 @@ struct ImageURLSignerTests {
         #expect(throws: ImageURLSignerError("no key and salt given")) { try ImageURLSigner(pairs: []) }
     }
 }
+
+extension ImageURLSignerTests {
+    @Test("a key pair describes itself by its sizes, never its bytes")
+    func redactedDescription() throws {
+        let pair = try ImageURLSigner.KeyPair(keyHex: Self.exampleKey, saltHex: Self.exampleSalt)
+        #expect(String(describing: pair) == "KeyPair(key: 6 bytes, salt: 5 bytes)")
+        #expect(String(reflecting: pair) == "KeyPair(key: 6 bytes, salt: 5 bytes)")
+        #expect(String(describing: try ImageURLSigner(pairs: [pair])).contains("6 bytes"))
+    }
+}
