@@ -14,7 +14,7 @@ struct WebImageCommand: ParsableCommand {
             """,
         subcommands: [
             PluginsCommand.self, InfoCommand.self, ConvertCommand.self, BenchCommand.self, CacheCommand.self,
-            FetchCommand.self, GetCommand.self, PrefetchCommand.self,
+            FetchCommand.self, GetCommand.self, PrefetchCommand.self, SignCommand.self,
         ])
 
     /// Parses the arguments, sets up logging and runs the chosen command (``CommandMain/run(_:)``).
