@@ -68,8 +68,8 @@ public struct ImageProcessingPlan: Sendable {
     /// enlarged (`fit`), a ``ResizingTransformer`` where it is (`enlarge`).
     private static func resize(_ resize: ResizeOptions) throws(ProcessingURLError) -> Resize {
         let unsupported = { (what: String) in ProcessingURLError(.unsupported, "\(what) is not supported yet") }
-        if resize.extends { throw unsupported("extend (padding the result to the requested size)") }
         if resize.width == 0 && resize.height == 0 { return .none }
+        if resize.extends { throw unsupported("extend (padding the result to the requested size)") }
         switch resize.type {
         case .fillDown: throw unsupported("resizing type fill-down")
         case .auto: throw unsupported("resizing type auto")

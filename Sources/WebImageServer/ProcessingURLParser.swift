@@ -43,16 +43,21 @@ public struct ProcessingURLParser: Sendable {
     /// - Throws: ``ProcessingURLError`` for the first thing that is wrong.
     public func parse(path: String) throws(ProcessingURLError) -> ProcessingRequest {
         guard path.hasPrefix("/") else { throw ProcessingURLError(.malformedPath, "the path does not start with '/'") }
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard let signature = segments.first, !signature.isEmpty else {
+        // Split on the bytes of '/', so that a combining mark after a slash cannot hide it.
+        let afterSlash = path.utf8.dropFirst()
+        let signatureEnd = afterSlash.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
+        let signature = String(path[afterSlash.startIndex..<signatureEnd])
+        guard !signature.isEmpty else {
             throw ProcessingURLError(.malformedPath, "the path has no signature segment")
         }
-        let signedPath = String(path.dropFirst(1 + signature.utf8.count))
+        let signedPath = String(path[signatureEnd...])
+        let segments = signedPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .dropFirst().map { String(decoding: $0, as: UTF8.self) }
         var options = ProcessingOptions()
         if let defaults = presets["default"] {
             for option in defaults { try options.apply(option, pluginTransformers: pluginTransformers) }
         }
-        var index = 1
+        var index = 0
         while index < segments.count, segments[index] != ProcessingSource.plainPrefix,
             segments[index].contains(":")
         {
@@ -70,7 +75,7 @@ public struct ProcessingURLParser: Sendable {
         guard index < segments.count else { throw ProcessingURLError(.malformedPath, "the path has no source") }
         if let empty = segments[index...].firstIndex(where: \.isEmpty), segments[index] != ProcessingSource.plainPrefix
         {
-            throw ProcessingURLError(.malformedPath, "the path has an empty segment at position \(empty + 1)")
+            throw ProcessingURLError(.malformedPath, "the path has an empty segment at position \(empty + 2)")
         }
         let source = try ProcessingSource(segments: Array(segments[index...]))
         return ProcessingRequest(

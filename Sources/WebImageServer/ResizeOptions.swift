@@ -28,10 +28,10 @@ public struct ResizeOptions: Sendable, Equatable {
 
     public init() {}
 
-    /// `rs:TYPE:W:H[:ENLARGE[:EXTEND]]` with trailing defaults left out; empty when every
-    /// field has its default.
+    /// `rs:TYPE:W:H[:ENLARGE[:EXTEND]]` with trailing defaults left out; empty without a
+    /// width or a height, when there is nothing to resize to.
     var canonical: String {
-        guard self != ResizeOptions() else { return "" }
+        guard width > 0 || height > 0 else { return "" }
         var text = "rs:\(type.rawValue):\(width):\(height)"
         if enlarges || extends { text += enlarges ? ":1" : ":0" }
         if extends { text += ":1" }

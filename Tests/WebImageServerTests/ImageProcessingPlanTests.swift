@@ -24,6 +24,15 @@ struct ImageProcessingPlanTests {
     }
 
     @Test(
+        "a resize without a width or a height asks for nothing, whatever its type and flags",
+        arguments: ["rs:fill:0:0:1:1", "rs:auto", "el:1"])
+    func noResize(options: String) throws {
+        let plan = try plan(options)
+        #expect(plan.thumbnail == nil)
+        #expect(plan.transformers.isEmpty)
+    }
+
+    @Test(
         "enlarging resizes are resizing transformers; rotation, transformers and blur follow in that order",
         arguments: [
             ("rs:fit:256:128:1", "Resize(256x128,fit)"),

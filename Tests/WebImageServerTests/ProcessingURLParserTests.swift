@@ -26,6 +26,7 @@ struct ProcessingURLParserTests {
             ("rs:force:10:20:0:1", "rs:force:10:20:0:1"),
             ("rs:auto:10:20:t:true", "rs:auto:10:20:1:1"),
             ("rs:fit", ""),
+            ("rs:fill", ""),
             ("rs::100", "rs:fit:100:0"),
             ("size:100:50", "rs:fit:100:50"),
             ("s:100:50:1", "rs:fit:100:50:1"),
@@ -34,9 +35,11 @@ struct ProcessingURLParserTests {
             ("w:64", "rs:fit:64:0"),
             ("height:48", "rs:fit:0:48"),
             ("h:48", "rs:fit:0:48"),
-            ("enlarge:1", "rs:fit:0:0:1"),
-            ("el:t", "rs:fit:0:0:1"),
-            ("el:0", ""),
+            ("enlarge:1/w:10", "rs:fit:10:0:1"),
+            ("el:t/w:10", "rs:fit:10:0:1"),
+            ("el:0/w:10", "rs:fit:10:0"),
+            ("el:1", ""),
+            ("rs:fill:0:0:1:1", ""),
             ("quality:80", "q:80"),
             ("q:80", "q:80"),
             ("q:0", ""),
@@ -101,6 +104,17 @@ struct ProcessingURLParserTests {
         #expect(request.outputExtension == "webp")
         #expect(request.signature == "sig")
         #expect(request.signedPath == "/rs:fill:300:400:1:0/rot:180/bl:1.5/bg:1:2:3/q:75/f:WEBP/cb:x" + Self.source)
+    }
+
+    @Test("the signature ends at the first slash's byte, whatever characters it or the next segment hold")
+    func signatureBoundary() throws {
+        let request = try ProcessingURLParser().parse(path: "/sïg/w:1/plain/http://127.0.0.1/a.png")
+        #expect(request.signature == "sïg")
+        #expect(request.signedPath == "/w:1/plain/http://127.0.0.1/a.png")
+        let unknown = try #require(throws: ProcessingURLError.self) {
+            try ProcessingURLParser().parse(path: "/sïg/\u{301}x:1/plain/http://127.0.0.1/a.png")
+        }
+        #expect(unknown.kind == .unknownOption)
     }
 
     @Test("format, f and ext set the output extension; the source's extension overrides them")
