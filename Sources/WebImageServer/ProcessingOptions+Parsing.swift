@@ -1,15 +1,20 @@
 import WebImageCore
 
-extension ProcessingOptions {
-    /// imgproxy's option names this server takes, by every spelling, mapped to the long name.
-    static let imgproxyNames: [String: String] = [
-        "resize": "resize", "rs": "resize", "size": "size", "s": "size", "width": "width", "w": "width",
-        "height": "height", "h": "height", "enlarge": "enlarge", "el": "enlarge", "quality": "quality",
-        "q": "quality", "format": "format", "f": "format", "ext": "format", "blur": "blur", "bl": "blur",
-        "rotate": "rotate", "rot": "rotate", "background": "background", "bg": "background",
-        "preset": "preset", "pr": "preset", "cachebuster": "cachebuster", "cb": "cachebuster",
-    ]
+/// imgproxy's options that this server takes.
+enum ImgproxyOption: String {
+    case resize, size, width, height, enlarge, quality, format, blur, rotate, background, preset, cachebuster
 
+    /// Each option by every spelling: its name and its aliases.
+    static let byName: [String: ImgproxyOption] = [
+        "resize": .resize, "rs": .resize, "size": .size, "s": .size, "width": .width, "w": .width,
+        "height": .height, "h": .height, "enlarge": .enlarge, "el": .enlarge, "quality": .quality, "q": .quality,
+        "format": .format, "f": .format, "ext": .format, "blur": .blur, "bl": .blur, "rotate": .rotate,
+        "rot": .rotate, "background": .background, "bg": .background, "preset": .preset, "pr": .preset,
+        "cachebuster": .cachebuster, "cb": .cachebuster,
+    ]
+}
+
+extension ProcessingOptions {
     /// Applies the option `text` (`name:arg:...`, not a preset), as a later option does: it
     /// overrides what it sets, a transformer is appended.
     /// - Parameter pluginTransformers: the transformer names plugins make.
@@ -19,8 +24,8 @@ extension ProcessingOptions {
         let arguments = spec.arguments
         let invalid = { (reason: String) in ProcessingURLError(.invalidArgument, "invalid option '\(text)': \(reason)")
         }
-        switch Self.imgproxyNames[spec.name] {
-        case "resize":
+        switch ImgproxyOption.byName[spec.name] {
+        case .resize:
             guard arguments.count <= 5 else { throw invalid("expected resize:TYPE:WIDTH:HEIGHT:ENLARGE:EXTEND") }
             if let typeText = arguments.first, !typeText.isEmpty {
                 guard let type = ResizeOptions.ResizingType(rawValue: typeText) else {
@@ -29,33 +34,32 @@ extension ProcessingOptions {
                 resize.type = type
             }
             try setSize(Array(arguments.dropFirst()), invalid)
-        case "size":
+        case .size:
             guard arguments.count <= 4 else { throw invalid("expected size:WIDTH:HEIGHT:ENLARGE:EXTEND") }
             try setSize(arguments, invalid)
-        case "width": resize.width = try Self.dimension(try Self.single(arguments, "WIDTH", invalid), invalid)
-        case "height": resize.height = try Self.dimension(try Self.single(arguments, "HEIGHT", invalid), invalid)
-        case "enlarge": resize.enlarges = try Self.flag(try Self.single(arguments, "1|0", invalid), invalid)
-        case "quality":
+        case .width: resize.width = try Self.dimension(try Self.single(arguments, "WIDTH", invalid), invalid)
+        case .height: resize.height = try Self.dimension(try Self.single(arguments, "HEIGHT", invalid), invalid)
+        case .enlarge: resize.enlarges = try Self.flag(try Self.single(arguments, "1|0", invalid), invalid)
+        case .quality:
             guard let value = Int(try Self.single(arguments, "QUALITY", invalid)), (0...100).contains(value) else {
                 throw invalid("the quality is a whole number from 0 to 100")
             }
             quality = value == 0 ? nil : value
-        case "format": format = try Self.fileExtension(try Self.single(arguments, "EXTENSION", invalid), invalid)
-        case "blur":
+        case .format: format = try Self.fileExtension(try Self.single(arguments, "EXTENSION", invalid), invalid)
+        case .blur:
             guard let sigma = Double(try Self.single(arguments, "SIGMA", invalid)), sigma.isFinite, sigma >= 0 else {
                 throw invalid("the sigma is a number of pixels, at least 0")
             }
             blurSigma = sigma == 0 ? nil : sigma
-        case "rotate":
+        case .rotate:
             guard let angle = Int(try Self.single(arguments, "ANGLE", invalid)), angle.isMultiple(of: 90) else {
                 throw invalid("the angle is a multiple of 90")
             }
             rotation = (angle % 360 + 360) % 360
-        case "background": background = try Self.color(arguments, invalid)
-        case "cachebuster":
-            let value = try Self.single(arguments, "STRING", invalid)
-            cacheBuster = value
-        case "preset":
+        case .background: background = try Self.color(arguments, invalid)
+        case .cachebuster:
+            cacheBuster = try Self.single(arguments, "STRING", invalid)
+        case .preset:
             throw ProcessingURLError(.unknownPreset, "invalid option '\(text)': presets cannot name presets")
         default:
             if spec.isBuiltIn {

@@ -62,8 +62,7 @@ public struct ProcessingURLParser: Sendable {
             segments[index].contains(":")
         {
             let option = segments[index]
-            let name = option.prefix { $0 != ":" }
-            if name == "preset" || name == "pr" {
+            if ImgproxyOption.byName[String(option.prefix { $0 != ":" })] == .preset {
                 try applyPresets(option, to: &options)
             } else if presetsOnly {
                 throw ProcessingURLError(.presetsOnly, "only presets are allowed, not '\(option)'")
