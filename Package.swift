@@ -99,7 +99,7 @@ let coreTargets: [Target] = [
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [
-            "WebImageCore", "WebImageCoderVerifier", "CWebImagePlugin", "WebImageCLISupport",
+            "WebImageCore", "WebImageCoderVerifier", "CWebImagePlugin", "WebImageCLISupport", "WebImageServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     .executableTarget(
@@ -139,6 +139,9 @@ let coreTargets: [Target] = [
         ]),
     .testTarget(
         name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache", "CWebImagePlugin", "WebImageTestSupport"]),
+    // The image server's library: imgproxy-style signed URLs parsed into processing requests.
+    .target(name: "WebImageServer", dependencies: ["WebImageCore", .product(name: "Crypto", package: "swift-crypto")]),
+    .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageCore", "WebImageTestSupport"]),
     .testTarget(
         name: "ImageCacheTests",
         dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder", "GIFCoder"]),
@@ -150,6 +153,7 @@ let package = Package(
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
         .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
         .executable(name: "webimage-plugin-worker", targets: ["WebImagePluginWorker"]),
@@ -158,6 +162,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: coreTargets + plugins.flatMap(\.targets) + plugins.map(\.testTarget) + cachePlugins.flatMap(\.targets)
         + loaderPlugins.flatMap(\.targets) + loaderPlugins.map(\.testTarget)
