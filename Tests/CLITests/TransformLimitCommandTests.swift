@@ -24,8 +24,8 @@ struct TransformLimitCommandTests {
 
     /// Runs `webimage arguments... --plugin-path` in-process (`--isolation none`, so the peak
     /// is the decode's and the transform's too), killed after 120 s.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> MeasuredRun {
-        let result = try MeasuredProcess.run(
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> MeasuredRun {
+        let result = try await MeasuredProcess.run(
             try BuildProducts.executable.path, arguments + ["--plugin-path", plugins.path, "--isolation", "none"],
             environment: environment, timeLimit: .seconds(120))
         #expect(!result.timedOut, "\(arguments) was killed after 120 s")
@@ -34,8 +34,8 @@ struct TransformLimitCommandTests {
     }
 
     /// The entries of the disk cache in `cache` (`webimage cache list --json`).
-    func cachedEntries(_ cache: TemporaryDirectory) throws -> [Any] {
-        let list = try run(["cache", "list", "--cache-dir", cache.path, "--json"])
+    func cachedEntries(_ cache: TemporaryDirectory) async throws -> [Any] {
+        let list = try await run(["cache", "list", "--cache-dir", cache.path, "--json"])
         #expect(list.exitStatus == 0, "\(list.standardError)")
         return try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [Any])
     }
@@ -55,10 +55,10 @@ struct TransformLimitCommandTests {
     }
 
     @Test("the blank PNG is small, valid and 9999×9999")
-    func bigPNGIsValid() throws {
+    func bigPNGIsValid() async throws {
         #expect(Self.bigPNG.count == 629_903)
         let image = try folder.write("big.png", Self.bigPNG)
-        let info = try run(["info", image, "--json"])
+        let info = try await run(["info", image, "--json"])
         #expect(info.exitStatus == 0, "\(info.standardError)")
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
@@ -66,10 +66,10 @@ struct TransformLimitCommandTests {
     }
 
     @Test("convert --transform blur:3 of a 9999×9999 PNG is refused before the blur allocates")
-    func convertBlurRefused() throws {
+    func convertBlurRefused() async throws {
         let image = try folder.write("big.png", Self.bigPNG)
         let output = folder.file("blurred.png")
-        let result = try run(["convert", image, output, "--transform", "blur:3"])
+        let result = try await run(["convert", image, output, "--transform", "blur:3"])
         #expect(result.exitStatus == 1)
         #expect(result.errorLines == ["error: cannot transform '\(image)' with Blur(3): \(Self.blurRefusal)"])
         // The decode (400 MB) happened; the blur's 2 GB did not.
@@ -78,26 +78,26 @@ struct TransformLimitCommandTests {
     }
 
     @Test("get --transform blur:3 through the image manager: refused before the blur, nothing stored")
-    func managerBlurRefused() throws {
+    func managerBlurRefused() async throws {
         let server = try NginxServer(files: ["big.png": Self.bigPNG])
         let url = server.http + "/static/big.png"
         let cache = try TemporaryDirectory()
-        let result = try run(["get", url, "--transform", "blur:3", "--cache-dir", cache.path, "--json"])
+        let result = try await run(["get", url, "--transform", "blur:3", "--cache-dir", cache.path, "--json"])
         #expect(result.exitStatus == 1)
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["error"] as? String == "transform failed: \(Self.blurRefusal)")
         expectPeak(result, below: Self.byteLimit)
-        #expect(try cachedEntries(cache).isEmpty)
+        #expect(try await cachedEntries(cache).isEmpty)
     }
 
     @Test("an animated WebP bomb with transform-animated-image: refused for all its frames, nothing stored or written")
-    func animatedBombRefused() throws {
+    func animatedBombRefused() async throws {
         let server = try NginxServer(files: ["bomb.webp": HostileImages.webp(width: 9999, height: 9999, frames: 1000)])
         let url = server.http + "/static/bomb.webp"
         let cache = try TemporaryDirectory()
         let output = folder.file("flipped.webp")
-        let result = try run([
+        let result = try await run([
             "get", url, "--options", "transform-animated-image", "--transform", "flip:h", "--cache-dir", cache.path,
             "-o", output,
         ])
@@ -108,11 +108,11 @@ struct TransformLimitCommandTests {
         #expect(result.errorLines == ["error: \(url): transform failed: \(refusal)"])
         expectPeak(result, below: Self.byteLimit)
         #expect(!FileManager.default.fileExists(atPath: output))
-        #expect(try cachedEntries(cache).isEmpty)
+        #expect(try await cachedEntries(cache).isEmpty)
     }
 
     @Test("eight 9999×9999 PNGs decoded at once wait for the concurrent budget instead of all running")
-    func concurrentBudgetBoundsDecodes() throws {
+    func concurrentBudgetBoundsDecodes() async throws {
         let names = (1...8).map { "big\($0).png" }
         let server = try NginxServer(
             files: Dictionary(
@@ -120,7 +120,7 @@ struct TransformLimitCommandTests {
                     ($0.element, HostileImages.blankPNG(width: 9999, height: 9999, seed: UInt8($0.offset)))
                 }))
         let budget = 500_000_000
-        let result = try run(
+        let result = try await run(
             ["get"] + names.map { server.http + "/static/" + $0 } + ["--store-cache-type", "none", "--json"],
             environment: ["WEBIMAGE_MAX_CONCURRENT_BYTES": "\(budget)"])
         #expect(result.exitStatus == 0, "\(result.standardError)")

@@ -128,6 +128,7 @@ struct ImageManagerPriorityTests {
             manager.decodeQueue.load == (width, names.count - width) && coder.gate.running == width
         } state: {
             "(decode queue \(manager.decodeQueue.load), downloads \(manager.counters.downloads), "
+                + "requests nginx logged \(harness.nginx.requests(matching: "/static/", atLeast: 0, within: .zero).count), "
                 + "decodes started \(coder.gate.order), completed \(recorders.map { $0.completions.map { String(describing: $0.errorKind) } }))"
         }
         #expect(coder.gate.running == width && coder.gate.order.count == width)

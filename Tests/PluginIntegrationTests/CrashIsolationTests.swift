@@ -8,7 +8,12 @@ import WebImageTestSupport
 /// real `webimage-plugin-worker`: each crash or hang is a typed error naming the plugin, the
 /// call and the signal, the host survives and keeps decoding PNG through the bundled plugin,
 /// the worker restarts, and a plugin that keeps failing is disabled.
-@Suite struct CrashIsolationTests {
+///
+/// Serialized: each test blocks its thread while a worker crashes, hangs or times out (for
+/// seconds), and on Linux the threads tests run on are the few (one per core) that every
+/// task of the process and `DispatchQueue.global()` share; two such tests at once stalled the
+/// image manager's tests for a minute (``onOwnThread(_:)``).
+@Suite(.serialized) struct CrashIsolationTests {
     /// The bytes the hostile coder decodes normally, and the ones that trigger its misbehaviour.
     static let valid = Array("HOST".utf8)
     static let trigger = Array("HOSTX".utf8)

@@ -87,22 +87,16 @@ public enum MeasuredProcess {
     }
 
     /// ``run(_:_:environment:timeLimit:addressSpaceLimit:)`` for async tests: the child is
-    /// waited for on a thread of its own, never on one of the few threads Swift concurrency
-    /// runs every test of the process on (a build that takes minutes would otherwise stall
-    /// the other suites' tasks for as long).
+    /// waited for on a thread of its own (``onOwnThread(_:)``), never on one of the few threads
+    /// every test task of the process runs on.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         timeLimit: Duration = .seconds(120), addressSpaceLimit: Int = 4 << 30
     ) async throws -> MeasuredRun {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        try runAndWait(
-                            executable, arguments, environment: environment, timeLimit: timeLimit,
-                            addressSpaceLimit: addressSpaceLimit)
-                    })
-            }.start()
+        try await onOwnThread {
+            try runAndWait(
+                executable, arguments, environment: environment, timeLimit: timeLimit,
+                addressSpaceLimit: addressSpaceLimit)
         }
     }
 
