@@ -82,10 +82,13 @@ struct ImageManagerPriorityTests {
         }
     }
 
-    /// Waits until `condition` holds (at most a minute: a bound for a loaded machine, not a timing check).
-    /// `state` describes what was seen instead, for the failure message.
+    /// Waits until `condition` holds (at most 5 minutes: a bound for a hang, not a timing
+    /// check). The manager's tasks run on the threads every test of the process shares (one per
+    /// core on Linux), which other suites' blocking tests can hold for a minute or more in a
+    /// full run on two cores (seen: 6 downloads started, none sent, for 60 s); the bound is
+    /// longer than the whole run. `state` describes what was seen instead, for the failure message.
     static func waitUntil(_ condition: () -> Bool, state: () -> String = { "" }) async throws {
-        let deadline = ContinuousClock.now + HangBound.scaled(.seconds(60))
+        let deadline = ContinuousClock.now + HangBound.scaled(.seconds(300))
         while !condition() {
             guard ContinuousClock.now < deadline else {
                 throw HarnessError("the queue never reached the state waited for \(state())")
