@@ -9,7 +9,7 @@ swift build --scratch-path .build-fuzz --target PNGCoder -Xswiftc -sanitize=fuzz
 build=.build-fuzz/debug
 objects=$(find "$build/PNGCoder.build" "$build/CPNGShim.build" "$build/WebImageCore.build" \
   "$build/CWebImagePlugin.build" "$build/CWebImageIsolation.build" "$build/CWebImageImaging.build" \
-  "$build/Logging.build" -name '*.o')
+  "$build/WebImagePluginManifests.build" "$build/Logging.build" -name '*.o')
 swiftc -sanitize=fuzzer,address -use-ld=lld -parse-as-library -I "$build/Modules" \
   -Xcc "-fmodule-map-file=$build/CPNGShim.build/module.modulemap" \
   -Xcc "-fmodule-map-file=$build/CWebImagePlugin.build/module.modulemap" -Xcc -ISources/CWebImagePlugin/include \
