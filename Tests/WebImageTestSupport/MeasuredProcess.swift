@@ -93,19 +93,12 @@ public enum MeasuredProcess {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         timeLimit: Duration = .seconds(120), addressSpaceLimit: Int = 4 << 30
     ) async throws -> MeasuredRun {
+        // The closure is synchronous, so this calls the waiting overload above.
         try await onOwnThread {
-            try runAndWait(
+            try run(
                 executable, arguments, environment: environment, timeLimit: timeLimit,
                 addressSpaceLimit: addressSpaceLimit)
         }
-    }
-
-    private static func runAndWait(
-        _ executable: String, _ arguments: [String], environment: [String: String], timeLimit: Duration,
-        addressSpaceLimit: Int
-    ) throws -> MeasuredRun {
-        try run(
-            executable, arguments, environment: environment, timeLimit: timeLimit, addressSpaceLimit: addressSpaceLimit)
     }
 
     /// True when this process runs under ThreadSanitizer (its runtime is loaded), as the
