@@ -139,8 +139,18 @@ let coreTargets: [Target] = [
         ]),
     .testTarget(
         name: "RedisCacheTests", dependencies: ["WebImageCore", "RedisCache", "CWebImagePlugin", "WebImageTestSupport"]),
-    // The image server's library: imgproxy-style signed URLs parsed into processing requests.
-    .target(name: "WebImageServer", dependencies: ["WebImageCore", .product(name: "Crypto", package: "swift-crypto")]),
+    // The image server's library: imgproxy-style signed URLs parsed into processing requests,
+    // answered over HTTP (Hummingbird 2) with metrics (Prometheus) and graceful shutdown.
+    .target(
+        name: "WebImageServer",
+        dependencies: [
+            "WebImageCore", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageCore", "WebImageTestSupport"]),
     .testTarget(
         name: "ImageCacheTests",
@@ -163,6 +173,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: coreTargets + plugins.flatMap(\.targets) + plugins.map(\.testTarget) + cachePlugins.flatMap(\.targets)
         + loaderPlugins.flatMap(\.targets) + loaderPlugins.map(\.testTarget)

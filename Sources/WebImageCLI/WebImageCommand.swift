@@ -14,7 +14,7 @@ struct WebImageCommand: ParsableCommand {
             """,
         subcommands: [
             PluginsCommand.self, InfoCommand.self, ConvertCommand.self, BenchCommand.self, CacheCommand.self,
-            FetchCommand.self, GetCommand.self, PrefetchCommand.self, SignCommand.self,
+            FetchCommand.self, GetCommand.self, PrefetchCommand.self, SignCommand.self, ServeCommand.self,
         ])
 
     /// Usage errors begin `error: ` like the tool's own (ArgumentParser's default is `Error: `).

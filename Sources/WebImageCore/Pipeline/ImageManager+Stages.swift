@@ -154,7 +154,9 @@ extension ImageManager {
             chosen = coders
         }
         do {
-            var options = DecodeOptions(thumbnail: spec.thumbnail, firstFrameOnly: spec.firstFrameOnly)
+            var options = configuration.decodeOptions
+            options.thumbnail = spec.thumbnail
+            options.firstFrameOnly = spec.firstFrameOnly
             options.servedContentType = contentType
             if options.thumbnail == nil, let limit = spec.scaleDownPixelLimit {
                 let info = try bytes.withUnsafeBytes { try chosen.coder(for: $0, servedAs: contentType).probe($0) }

@@ -52,6 +52,11 @@ public struct ImageManagerConfiguration: Sendable {
     /// the process's concurrent budget. Default ``TransformLimits/init()`` (1 GiB a transform,
     /// 512 MiB for an animation's frames, ``ConcurrentByteBudget/shared``).
     public var transformLimits = TransformLimits()
+    /// What every decode starts from: its limits (pixels, bytes, frames, animation bytes,
+    /// time), pixel format and byte budget; each request sets its thumbnail and first-frame
+    /// choice on top. Default ``DecodeOptions/init(pixelFormat:thumbnail:appliesOrientation:maxPixelCount:firstFrameOnly:)``
+    /// (100 megapixels, 1 GiB, 5,000 frames, 512 MiB of frames, 30 seconds).
+    public var decodeOptions = DecodeOptions()
 
     public init() {}
 }

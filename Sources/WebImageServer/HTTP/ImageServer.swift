@@ -1,0 +1,100 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import WebImageCore
+
+/// `webimage serve`: an ``ImageService`` over HTTP/1.1 with Hummingbird, plus `GET /health`
+/// and `GET /metrics`, one access line per request on the logger, and a graceful shutdown on
+/// SIGTERM or SIGINT (no new connections; requests in flight get
+/// ``ImageServerConfiguration/drainTimeout`` seconds to finish; then the process exits).
+public struct ImageServer: Sendable {
+    public let service: ImageService
+    let logger: Logger
+
+    public init(service: ImageService, logger: Logger) {
+        self.service = service
+        self.logger = logger
+    }
+
+    /// Serves until SIGTERM or SIGINT, then drains and returns; `onListening` gets the bound
+    /// address (`127.0.0.1:8080`; the real port when the configured one is 0).
+    /// - Throws: ``ImageServerConfigurationError`` for a listen address that cannot be used,
+    ///   or the bind's error.
+    public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        let (host, port) = try Self.hostAndPort(service.configuration.listen)
+        let application = Application(
+            responder: ImageServerResponder(service: service, logger: logger),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage"),
+            onServerRunning: { channel in
+                let address = channel.localAddress
+                let shown = address?.ipAddress.map { ip in ip.contains(":") ? "[\(ip)]" : ip } ?? host
+                onListening("\(shown):\(address?.port ?? port)")
+            },
+            logger: logger)
+        let drain = service.configuration.drainTimeout
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .milliseconds(Int64(drain * 1000))
+        configuration.maximumCancellationDuration = .seconds(2)
+        try await ServiceGroup(configuration: configuration).run()
+    }
+
+    /// `HOST:PORT` (`[v6]:PORT` for IPv6) taken apart.
+    static func hostAndPort(_ listen: String) throws(ImageServerConfigurationError) -> (String, Int) {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
+            throw ImageServerConfigurationError("listen must be HOST:PORT, not '\(listen)'")
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw ImageServerConfigurationError("listen must name a host: '\(listen)'") }
+        return (host, port)
+    }
+}
+
+/// Answers every request: `/health`, `/metrics`, else an image through the service.
+struct ImageServerResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let service: ImageService
+    let logger: Logger
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        let target = request.uri.string
+        let path = String(target.prefix { $0 != "?" })
+        let answer: ImageServiceResponse
+        switch path {
+        case "/health": answer = await service.health()
+        case "/metrics": answer = service.metricsResponse()
+        default:
+            answer = await service.respond(
+                to: ImageServiceRequest(
+                    method: request.method.rawValue, target: target, accept: request.headers[.accept],
+                    ifNoneMatch: request.headers[.ifNoneMatch]))
+        }
+        var headers = HTTPFields()
+        for (name, value) in answer.headers {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        headers[.contentLength] = String(answer.contentLength)
+        let body = answer.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+        logger.info(
+            "\(request.method.rawValue) \(AccessLog.loggedPath(path)) \(answer.status) \(answer.body.count) \(String(format: "%.1f", (ContinuousClock.now - started).milliseconds))ms \(answer.tier ?? "-")"
+        )
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: headers, body: body)
+    }
+}
+
+/// How the access log writes a path: without its signature segment, which is a credential
+/// for that path, as `/…/rest`.
+enum AccessLog {
+    static func loggedPath(_ path: String) -> String {
+        guard path != "/health" && path != "/metrics" else { return path }
+        let body = path.dropFirst()
+        guard let slash = body.firstIndex(of: "/") else { return "/-" }
+        return "/-" + body[slash...]
+    }
+}

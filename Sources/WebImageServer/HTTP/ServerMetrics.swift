@@ -1,0 +1,77 @@
+import Prometheus
+import Synchronization
+
+/// The server's Prometheus metrics, all named `webimage_serve_*`, in the text format of
+/// `GET /metrics`: requests by status, a latency histogram, results by cache tier, origin
+/// fetches, coalesced requests, bytes in and out, the queue depth and overload refusals.
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    let duration: DurationHistogram
+    let originFetches: Counter
+    let coalescedRequests: Counter
+    let bytesIn: Counter
+    let bytesOut: Counter
+    let overloadRefusals: Counter
+    private let queueGauge: Gauge
+    private let queueReader = Mutex<(@Sendable () -> Int)?>(nil)
+
+    init() {
+        duration = registry.makeDurationHistogram(
+            descriptor: Self.name("request_duration", "seconds", "Time from a request's arrival to its answer"),
+            buckets: [
+                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+                .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+                .seconds(10),
+            ])
+        originFetches = registry.makeCounter(
+            descriptor: Self.name("origin_fetches", "total", "Sources downloaded from their origin"))
+        coalescedRequests = registry.makeCounter(
+            descriptor: Self.name(
+                "coalesced_requests", "total",
+                "Requests answered by the processing of an identical request running at the same time"))
+        bytesIn = registry.makeCounter(
+            descriptor: Self.name("source_bytes", "total", "Bytes downloaded from origins"))
+        bytesOut = registry.makeCounter(
+            descriptor: Self.name("response_bytes", "total", "Image bytes answered"))
+        overloadRefusals = registry.makeCounter(
+            descriptor: Self.name(
+                "overload_refusals", "total", "Requests answered 503 because the queue was full"))
+        queueGauge = registry.makeGauge(
+            descriptor: Self.name("queue_depth", "", "Requests waiting for a place to be processed"))
+    }
+
+    /// What reports the queue depth when the metrics are read.
+    var queueDepth: (@Sendable () -> Int)? {
+        get { queueReader.withLock { $0 } }
+        set { queueReader.withLock { $0 = newValue } }
+    }
+
+    /// Counts one answer with `status` that took `duration`.
+    func record(status: Int, duration elapsed: Duration) {
+        registry.makeCounter(
+            descriptor: Self.name("requests", "total", "Answers by status"), labels: [("status", String(status))]
+        ).increment()
+        duration.record(elapsed)
+    }
+
+    /// Counts one image answered from `tier`.
+    func countTier(_ tier: ResultCache.Tier) {
+        registry.makeCounter(
+            descriptor: Self.name(
+                "results", "total", "Images answered by where the result came from (memory, disk, miss)"),
+            labels: [("tier", tier.rawValue)]
+        ).increment()
+    }
+
+    /// The descriptor of `webimage_serve_<name>_<unit>` (no `_<unit>` when `unit` is empty).
+    private static func name(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "webimage", subsystem: "serve", metricName: name, unitName: unit, helpText: help)
+    }
+
+    /// The metrics in Prometheus's text format.
+    public func text() -> String {
+        queueGauge.set(Double(queueDepth?() ?? 0))
+        return registry.emitToString()
+    }
+}

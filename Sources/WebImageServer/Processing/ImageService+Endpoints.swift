@@ -1,0 +1,29 @@
+import Foundation
+import WebImageCore
+
+extension ImageService {
+    /// `GET /health`: 200 `ok` when the coders are there and the result cache takes a write;
+    /// 503 with the reason otherwise.
+    public func health() async -> ImageServiceResponse {
+        guard !host.plugins(of: .coder).isEmpty else { return .error(503, "no coder plugin") }
+        let probe = ServedImage(bytes: Array("health".utf8), contentType: "text/plain", lastModified: 0)
+        do {
+            try await results.store(probe, forKey: "webimage-serve-health")
+        } catch {
+            return .error(503, "the result cache takes no write: \(error)")
+        }
+        let body = Array("ok\n".utf8)
+        return ImageServiceResponse(
+            status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")],
+            body: body, contentLength: body.count, tier: nil)
+    }
+
+    /// `GET /metrics`: ``ServerMetrics/text()``.
+    public func metricsResponse() -> ImageServiceResponse {
+        let body = Array(metrics.text().utf8)
+        return ImageServiceResponse(
+            status: 200,
+            headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+            body: body, contentLength: body.count, tier: nil)
+    }
+}

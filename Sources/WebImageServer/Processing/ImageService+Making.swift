@@ -1,0 +1,168 @@
+import Foundation
+import WebImageCore
+
+extension ImageService {
+    /// Fetches (or finds on disk) the source of `processing`, decodes, transforms and encodes
+    /// it, keeps the result under `key` and returns it.
+    func make(_ processing: ProcessingRequest, plan: ImageProcessingPlan, target: OutputTarget, key: String)
+        async throws -> ServedImage
+    {
+        var context = ImageContext()
+        context.thumbnail = plan.thumbnail
+        if !plan.transformers.isEmpty { context.transformer = TransformerPipeline(plan.transformers) }
+        // The manager keeps originals on disk only: results are kept encoded by the server,
+        // and decoded pixels are never cached.
+        context.storeCacheType = ImageCacheType.none
+        context.queryCacheType = ImageCacheType.none
+        context.originalStoreCacheType = .disk
+        context.originalQueryCacheType = .disk
+        let result: ImageResult
+        do {
+            result = try await manager.image(
+                for: processing.source, options: [.retryFailed, .transformAnimatedImage], context: context)
+        } catch {
+            throw Self.failure(error)
+        }
+        if result.cacheType == .none {
+            metrics.originFetches.increment()
+            metrics.bytesIn.increment(by: Int64(result.metrics.load?.bytesReceived ?? 0))
+        }
+        guard let image = result.image else { throw ServiceFailure(422, "the source decoded to no image") }
+        let animationSource = result.frameCount > 1 ? result.animatedImageData : nil
+        let format = try target.format(
+            sourceFormat: image.format, isAnimated: animationSource != nil,
+            hasAlpha: image.pixels.hasTranslucentPixels, coders: manager.coders)
+        let bytes: [UInt8]
+        do {
+            bytes = try encode(
+                image.pixels, animationSource: animationSource, format: format, plan: plan,
+                limits: manager.configuration)
+        } catch {
+            throw ServiceFailure(422, "cannot encode the result as \(format.name): \(error)")
+        }
+        let served = ServedImage(
+            bytes: bytes, contentType: format.mimeType, lastModified: Int64(Date().timeIntervalSince1970))
+        do {
+            try await results.store(served, forKey: key)
+        } catch {
+            logger.warning("cannot keep a result: \(error)")
+        }
+        return served
+    }
+
+    /// `pixels` encoded as `format`; an animated source in a format that holds animations
+    /// keeps every frame, each decoded again at the plan's thumbnail size and transformed.
+    private func encode(
+        _ pixels: PixelBuffer, animationSource: Data?, format: ImageFormat, plan: ImageProcessingPlan,
+        limits: ImageManagerConfiguration
+    ) throws -> [UInt8] {
+        var options = EncodeOptions(format: format.name, quality: plan.quality ?? Self.defaultQuality)
+        if let background = plan.backgroundColor { options.backgroundColor = background }
+        let coders = manager.coders
+        if let animationSource, format.capabilities.contains(.encodeAnimation) {
+            let animation = try coders.openAnimation([UInt8](animationSource))
+            options.loopCount = animation.info.loopCount
+            var decodeOptions = limits.decodeOptions
+            decodeOptions.thumbnail = plan.thumbnail
+            let transformer = plan.transformers.isEmpty ? nil : TransformerPipeline(plan.transformers)
+            let transformLimits = limits.transformLimits
+            return try coders.convertAnimation(animation, decodeOptions: decodeOptions, encodeOptions: options) {
+                frame in try transformer?.transform(frame, limits: transformLimits) ?? frame
+            }.data.bytes
+        }
+        return try coders.encode(pixels, options: options).bytes
+    }
+
+    /// The quality of a result without `q`: 0.8, imgproxy's default.
+    static let defaultQuality = 0.8
+
+    /// What a failed manager request answers.
+    static func failure(_ error: ImageManagerError) -> ServiceFailure {
+        switch error.kind {
+        case .loadFailed:
+            guard let loading = error.loadingError else { return ServiceFailure(502, error.reason) }
+            switch loading.kind {
+            case .destinationRefused: return ServiceFailure(403, "source refused: \(loading.message)")
+            case .badStatus where [404, 410].contains(loading.statusCode ?? 0):
+                return ServiceFailure(404, "source not found: \(loading.message)")
+            case .timedOut: return ServiceFailure(504, "source timed out: \(loading.message)")
+            case .tooLarge: return ServiceFailure(422, "source too large: \(loading.message)")
+            default: return ServiceFailure(502, "cannot fetch the source: \(loading.message)")
+            }
+        case .decodeFailed, .transformFailed: return ServiceFailure(422, error.reason)
+        case .timedOut: return ServiceFailure(504, error.reason)
+        case .invalidURL, .unsupportedURL, .invalidOption: return ServiceFailure(400, error.reason)
+        case .blockedURL, .notInCache: return ServiceFailure(404, error.reason)
+        case .cancelled: return ServiceFailure(503, "the server is shutting down", headers: [("Retry-After", "1")])
+        }
+    }
+
+    /// The manager's settings for a server: originals on disk in the namespace `originals`,
+    /// no decoded images in memory, the source guard and limits of `configuration`.
+    static func managerConfiguration(_ configuration: ImageServerConfiguration) -> ImageManagerConfiguration {
+        var manager = ImageManagerConfiguration()
+        manager.cache.directory = configuration.cacheDirectory
+        manager.cache.namespace = "originals"
+        manager.cache.cachesImagesInMemory = false
+        manager.downloader.destinationPolicy.denyPrivateAddresses = !configuration.allowPrivateSources
+        manager.downloader.maxResponseSize = configuration.maxSourceBytes
+        manager.downloader.maxTransferTime = .milliseconds(Int64(configuration.sourceTimeout * 1000))
+        manager.decodeOptions = configuration.decodeOptions
+        manager.maxConcurrentDecodes = configuration.maxConcurrent
+        return manager
+    }
+
+    /// The result tiers: the `memory` plugin with ``ImageServerConfiguration/resultMemoryBytes``,
+    /// and the `disk` plugin in the namespace `results` or, with a Redis URL, the `redis` plugin.
+    static func makeResultCache(_ configuration: ImageServerConfiguration, host: PluginHost) throws -> ResultCache {
+        var memoryOptions = CacheConfiguration()
+        memoryOptions["max-cost"] = String(configuration.resultMemoryBytes)
+        let memory = try host.adapter(PluginMemoryCacheBackend.self, named: "memory").make(memoryOptions)
+        var cache = ImageCacheConfiguration()
+        cache.namespace = "results"
+        cache.directory = configuration.cacheDirectory
+        if let redisURL = configuration.redisURL {
+            cache.diskPlugin = "redis"
+            cache.extraDiskOptions["url"] = redisURL
+        }
+        let disk = try host.adapter(PluginDiskCacheBackend.self, named: cache.diskPlugin).open(cache.diskOptions)
+        return ResultCache(memory: memory, disk: disk)
+    }
+
+    /// The signer of the configured key pairs; nil with `allow-unsigned` and no key.
+    static func makeSigner(_ configuration: ImageServerConfiguration) throws(ImageServerConfigurationError)
+        -> ImageURLSigner?
+    {
+        if configuration.keys.isEmpty && configuration.salts.isEmpty {
+            guard configuration.allowUnsigned else {
+                throw ImageServerConfigurationError(
+                    "no signing key: give --key HEX --salt HEX (or WEBIMAGE_SERVE_KEY and WEBIMAGE_SERVE_SALT), "
+                        + "or --allow-unsigned to accept unsigned URLs")
+            }
+            return nil
+        }
+        guard configuration.keys.count == configuration.salts.count else {
+            throw ImageServerConfigurationError(
+                "\(configuration.keys.count) keys but \(configuration.salts.count) salts: give one --salt for each --key"
+            )
+        }
+        if configuration.allowUnsigned {
+            throw ImageServerConfigurationError("--allow-unsigned cannot be used with a signing key")
+        }
+        do throws(ImageURLSignerError) {
+            return try ImageURLSigner(
+                pairs: zip(configuration.keys, configuration.salts).map { pair throws(ImageURLSignerError) in
+                    try ImageURLSigner.KeyPair(keyHex: pair.0, saltHex: pair.1)
+                })
+        } catch {
+            throw ImageServerConfigurationError("bad signing key: \(error.message)")
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}
