@@ -13,7 +13,8 @@ public final class ServerMetrics: Sendable {
     let bytesOut: Counter
     let overloadRefusals: Counter
     private let queueGauge: Gauge
-    private let queueReader = Mutex<(@Sendable () -> Int)?>(nil)
+    private let processingGauge: Gauge
+    private let gateReader = Mutex<(@Sendable () -> (queued: Int, processing: Int))?>(nil)
 
     init() {
         duration = registry.makeDurationHistogram(
@@ -38,12 +39,14 @@ public final class ServerMetrics: Sendable {
                 "overload_refusals", "total", "Requests answered 503 because the queue was full"))
         queueGauge = registry.makeGauge(
             descriptor: Self.name("queue_depth", "", "Requests waiting for a place to be processed"))
+        processingGauge = registry.makeGauge(
+            descriptor: Self.name("processing", "", "Images being processed (sources fetched, decoded, encoded)"))
     }
 
-    /// What reports the queue depth when the metrics are read.
-    var queueDepth: (@Sendable () -> Int)? {
-        get { queueReader.withLock { $0 } }
-        set { queueReader.withLock { $0 = newValue } }
+    /// What reports the requests queued and the images being processed when the metrics are read.
+    var gateState: (@Sendable () -> (queued: Int, processing: Int))? {
+        get { gateReader.withLock { $0 } }
+        set { gateReader.withLock { $0 = newValue } }
     }
 
     /// Counts one answer with `status` that took `duration`.
@@ -71,7 +74,9 @@ public final class ServerMetrics: Sendable {
 
     /// The metrics in Prometheus's text format.
     public func text() -> String {
-        queueGauge.set(Double(queueDepth?() ?? 0))
+        let state = gateState?() ?? (queued: 0, processing: 0)
+        queueGauge.set(Double(state.queued))
+        processingGauge.set(Double(state.processing))
         return registry.emitToString()
     }
 }

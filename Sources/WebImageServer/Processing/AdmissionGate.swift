@@ -26,6 +26,9 @@ final class AdmissionGate: Sendable {
     /// Requests waiting for a place now.
     var queueDepth: Int { state.withLock { $0.waiters.count } }
 
+    /// Places taken now: images being processed.
+    var runningCount: Int { state.withLock { $0.running } }
+
     /// Runs `body` in a place, waiting for one in the queue when all are taken.
     /// - Throws: ``Full`` when the queue is full too; `CancellationError` when the task is
     ///   cancelled while it waits; what `body` throws.

@@ -10,10 +10,12 @@ extension ImageService {
         var context = ImageContext()
         context.thumbnail = plan.thumbnail
         if !plan.transformers.isEmpty { context.transformer = TransformerPipeline(plan.transformers) }
-        // The manager keeps originals on disk only: results are kept encoded by the server,
-        // and decoded pixels are never cached.
-        context.storeCacheType = ImageCacheType.none
-        context.queryCacheType = ImageCacheType.none
+        // The manager keeps originals on disk only (their memory tier is off): the server keeps
+        // results encoded itself, so a transformed image is neither stored nor looked up; an
+        // untransformed one (a thumbnail at most) is the original's entry, decoded at its size.
+        let untransformed: ImageCacheType = plan.transformers.isEmpty ? .disk : .none
+        context.storeCacheType = untransformed
+        context.queryCacheType = untransformed
         context.originalStoreCacheType = .disk
         context.originalQueryCacheType = .disk
         let result: ImageResult

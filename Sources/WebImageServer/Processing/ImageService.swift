@@ -50,7 +50,7 @@ public final class ImageService: Sendable {
         }
         admission = AdmissionGate(width: configuration.maxConcurrent, queueLimit: configuration.maxQueue)
         metrics = ServerMetrics()
-        metrics.queueDepth = { [admission] in admission.queueDepth }
+        metrics.gateState = { [admission] in (admission.queueDepth, admission.runningCount) }
     }
 
     /// The answer to `request`.
@@ -69,7 +69,8 @@ public final class ImageService: Sendable {
             metrics.overloadRefusals.increment()
             response = .error(503, "too many requests waiting; try again", headers: [("Retry-After", "1")])
         } catch is RequestDeadline.Expired {
-            response = .error(504, "the request took longer than \(configuration.requestTimeout) seconds")
+            response = .error(
+                504, "the request took longer than \(String(format: "%g", configuration.requestTimeout)) seconds")
         } catch let error as ServiceFailure {
             response = .error(error.status, error.message, headers: error.headers)
         } catch {

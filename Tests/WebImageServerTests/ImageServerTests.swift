@@ -1,0 +1,378 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCore
+import WebImageTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `webimage serve` started by the tests on 127.0.0.1, its sources on a real nginx (on
+/// loopback, so the server runs with `--allow-private-sources` except where the guard is the
+/// subject), asked through curl.
+@Suite("webimage serve")
+struct ImageServerTests {
+    static let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
+    static let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+    static let rotatedKey = "0123456789abcdef0123456789abcdef"
+    static let rotatedSalt = "fedcba9876543210"
+    /// The signing flags of both pairs.
+    static let signing = ["--key", key, "--salt", salt, "--key", rotatedKey, "--salt", rotatedSalt]
+
+    /// nginx with the test images: a 61×43 JPEG, a 37×12 PNG with alpha, an 8×6 animated GIF.
+    static func origin() throws -> NginxServer {
+        try NginxServer(files: [
+            "photo.jpg": try Fixture.bytes("jpeg/baseline.jpg"),
+            "alpha.png": try Fixture.bytes("png/filtered-rgba8.png"),
+            "anim.gif": try Fixture.bytes("gif/anim.gif"),
+        ])
+    }
+
+    /// `path` signed with `key` and `salt` by OpenSSL, independently of the server's signer.
+    static func signed(_ path: String, key: String = key, salt: String = salt) throws -> String {
+        "/" + (try OpenSSLSignature.signature(of: path, keyHex: key, saltHex: salt)) + path
+    }
+
+    /// Width, height, format and frame count of an answer's image, probed by the bundled coders.
+    static func probe(_ body: [UInt8], server: ImageServerProcess) throws -> (Int, Int, String, Int) {
+        let host = PluginHost(
+            searchPath: PluginSearchPath(directories: [server.plugins.path], trustedDirectories: [server.plugins.path]))
+        let info = try host.makeCodersManager().probe(body)
+        return (info.width, info.height, info.format, info.frameCount)
+    }
+
+    /// How many requests for `path` nginx answered, waiting 2 seconds for one more than
+    /// expected to show in its log (nginx logs a request after answering it).
+    static func originRequests(_ origin: NginxServer, _ path: String) -> Int {
+        origin.requests(matching: path, atLeast: 2, within: .seconds(2)).count
+    }
+
+    /// Waits up to 30 seconds for the server's `/metrics` to show `series` at `value`.
+    static func waitForMetric(_ server: ImageServerProcess, _ series: String, _ value: Double) throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if metric(try HTTPExchange.send(server.baseURL + "/metrics").text, series) == value { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// The counter `name{labels}` in a `/metrics` text; nil when absent.
+    static func metric(_ text: String, _ series: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test("a URL signed with either configured pair is served; tampered paths and other keys are 403")
+    func signatures() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(Self.signing + ["--allow-private-sources"])
+            let path = "/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg@png"
+            for (key, salt) in [(Self.key, Self.salt), (Self.rotatedKey, Self.rotatedSalt)] {
+                let answer = try HTTPExchange.send(server.baseURL + (try Self.signed(path, key: key, salt: salt)))
+                #expect(answer.status == 200)
+                #expect(answer.headers["content-type"] == "image/png")
+            }
+            let good = try Self.signed(path)
+            let signature = good.split(separator: "/")[0]
+            for tampered in [
+                "/\(signature)/rs:fit:31:30/plain/\(origin.http)/static/photo.jpg@png",
+                "/\(signature)/rs:fit:30:30/plain/\(origin.http)/static/alpha.png@png",
+                "/\(signature)/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg@webp",
+                "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg@png",
+                try Self.signed(path, key: "00", salt: "00"),
+            ] {
+                let answer = try HTTPExchange.send(server.baseURL + tampered)
+                #expect(answer.status == 403, "\(tampered)")
+                #expect(answer.text == "invalid signature\n")
+            }
+            // A forged URL with a bad option is refused for its signature first.
+            #expect(try HTTPExchange.send(server.baseURL + "/x/bogus:1/plain/http://a/b.jpg").status == 403)
+            #expect(Self.originRequests(origin, "/static/photo.jpg") == 1)
+        }
+    }
+
+    @Test("starting without a key is refused on one line unless unsigned URLs are allowed")
+    func noKey() async throws {
+        try await onOwnThread {
+            let plugins = try PluginsFolder()
+            try plugins.addAllBundled()
+            let run = try MeasuredProcess.run(
+                try BuildProducts.executable.path, ["serve", "--listen", "127.0.0.1:0", "--plugin-path", plugins.path],
+                timeLimit: .seconds(60))
+            #expect(run.exitStatus == 1)
+            #expect(
+                run.errorLines == [
+                    "error: no signing key: give --key HEX --salt HEX (or WEBIMAGE_SERVE_KEY and WEBIMAGE_SERVE_SALT), "
+                        + "or --allow-unsigned to accept unsigned URLs"
+                ])
+            let odd = try MeasuredProcess.run(
+                try BuildProducts.executable.path,
+                ["serve", "--plugin-path", plugins.path, "--key", Self.key, "--salt", Self.salt, "--key", "00"],
+                timeLimit: .seconds(60))
+            #expect(odd.errorLines == ["error: 2 keys but 1 salts: give one --salt for each --key"])
+        }
+    }
+
+    @Test("sizes, extensions and Accept: exact sizes and formats, Vary only when negotiated")
+    func formats() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+            let source = "plain/\(origin.http)/static"
+            let cases: [(path: String, accept: String?, size: (Int, Int), format: String, frames: Int, vary: Bool)] = [
+                ("/insecure/rs:fit:30:30/\(source)/photo.jpg", nil, (30, 21), "jpeg", 1, true),
+                ("/insecure/resize:fit:30:30/\(source)/photo.jpg", "image/webp,*/*", (30, 21), "webp", 1, true),
+                ("/insecure/rs:fit:30:30/\(source)/photo.jpg", "image/*,*/*;q=0.8", (30, 21), "jpeg", 1, true),
+                ("/insecure/rs:fit:30:30/\(source)/photo.jpg", "image/webp;q=0", (30, 21), "jpeg", 1, true),
+                ("/insecure/rs:fit:30:30/\(source)/photo.jpg@png", "image/webp", (30, 21), "png", 1, false),
+                ("/insecure/f:gif/rs:fit:30:30/\(source)/photo.jpg", nil, (30, 21), "gif", 1, false),
+                ("/insecure/\(source)/alpha.png", nil, (37, 12), "png", 1, true),
+                ("/insecure/\(source)/anim.gif", nil, (8, 6), "gif", 4, true),
+                ("/insecure/\(source)/anim.gif", "image/webp", (8, 6), "webp", 4, true),
+                ("/insecure/rot:90/\(source)/photo.jpg@png", nil, (43, 61), "png", 1, false),
+                ("/insecure/rs:fit:100:100:1/\(source)/photo.jpg@png", nil, (100, 70), "png", 1, false),
+            ]
+            for item in cases {
+                let answer = try HTTPExchange.send(
+                    server.baseURL + item.path, headers: item.accept.map { ["Accept": $0] } ?? [:])
+                #expect(answer.status == 200, "\(item.path): \(answer.text.prefix(200))")
+                guard answer.status == 200 else { continue }
+                let (width, height, format, frames) = try Self.probe(answer.body, server: server)
+                #expect((width, height) == item.size, "\(item.path)")
+                #expect(format == item.format, "\(item.path)")
+                #expect(frames == item.frames, "\(item.path)")
+                #expect((answer.headers["vary"] == "Accept") == item.vary, "\(item.path)")
+            }
+            let unknown = try HTTPExchange.send(server.baseURL + "/insecure/bogus:1/\(source)/photo.jpg")
+            #expect(unknown.status == 400)
+            #expect(unknown.text == "unknown option 'bogus' in 'bogus:1'\n")
+            #expect(unknown.headers["cache-control"] == "public, max-age=10")
+            let badFormat = try HTTPExchange.send(server.baseURL + "/insecure/\(source)/photo.jpg@tiff")
+            #expect(badFormat.status == 400)
+            #expect(badFormat.text == "unsupported output format 'tiff'\n")
+        }
+    }
+
+    @Test("ETag, 304, HEAD, Cache-Control, Last-Modified; repeats come from memory without another fetch")
+    func httpCaching() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--cache-control-max-age", "600",
+            ])
+            let url = server.baseURL + "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg@webp"
+            let first = try HTTPExchange.send(url)
+            #expect(first.status == 200)
+            #expect(first.headers["cache-control"] == "public, max-age=600")
+            #expect(first.headers["server-timing"]?.hasPrefix("cache;desc=miss, total;dur=") == true)
+            let tag = try #require(first.headers["etag"])
+            #expect(tag.count == 34 && tag.hasPrefix("\"") && tag.hasSuffix("\""))
+            #expect(first.headers["last-modified"]?.hasSuffix(" GMT") == true)
+            #expect(first.headers["content-length"] == String(first.body.count))
+            let second = try HTTPExchange.send(url)
+            #expect(second.body == first.body)
+            #expect(second.headers["etag"] == tag)
+            #expect(second.headers["server-timing"]?.hasPrefix("cache;desc=memory") == true)
+            let notModified = try HTTPExchange.send(url, headers: ["If-None-Match": "\"other\", \(tag)"])
+            #expect(notModified.status == 304)
+            #expect(notModified.body.isEmpty)
+            #expect(notModified.headers["etag"] == tag)
+            let stale = try HTTPExchange.send(url, headers: ["If-None-Match": "\"other\""])
+            #expect(stale.status == 200)
+            let head = try HTTPExchange.send(url, method: "HEAD")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.headers["content-length"] == String(first.body.count))
+            #expect(head.headers["content-type"] == "image/webp")
+            let post = try HTTPExchange.send(url, method: "POST")
+            #expect(post.status == 405)
+            #expect(post.headers["allow"] == "GET, HEAD")
+            #expect(Self.originRequests(origin, "/static/photo.jpg") == 1)
+        }
+    }
+
+    @Test("results and originals survive a restart on disk: no second fetch, another size from the original")
+    func restart() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let cache = try TemporaryDirectory()
+            let arguments = ["--allow-unsigned", "--allow-private-sources", "--cache-dir", cache.path]
+            let url = "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg@png"
+            let first: HTTPExchange
+            do {
+                let server = try ImageServerProcess(arguments)
+                first = try HTTPExchange.send(server.baseURL + url)
+                #expect(first.status == 200)
+                #expect(server.stop() == 0)
+            }
+            let server = try ImageServerProcess(arguments)
+            let again = try HTTPExchange.send(server.baseURL + url)
+            #expect(again.headers["server-timing"]?.hasPrefix("cache;desc=disk") == true)
+            #expect(again.body == first.body)
+            #expect(again.headers["etag"] == first.headers["etag"])
+            let other = try HTTPExchange.send(
+                server.baseURL + "/insecure/rs:fit:20:20/plain/\(origin.http)/static/photo.jpg@png")
+            #expect(other.headers["server-timing"]?.hasPrefix("cache;desc=miss") == true)
+            #expect(try Self.probe(other.body, server: server).0 == 20)
+            #expect(Self.originRequests(origin, "/static/photo.jpg") == 1)
+        }
+    }
+
+    @Test("100 identical requests at once make one origin request; the metrics count them")
+    func coalescing() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+            // 600 bytes a second: the 5 KB source takes seconds, so every request arrives while it loads.
+            let url = server.baseURL + "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=300@png"
+            let output = try ChildProcess.output(
+                of: "/usr/bin/curl",
+                ["-s", "--parallel", "--parallel-immediate", "--parallel-max", "100", "-w", "%{http_code}\n"]
+                    + Array(repeating: ["-o", "/dev/null", url], count: 100).flatMap { $0 })
+            let statuses = String(decoding: output, as: UTF8.self).split(separator: "\n")
+            #expect(statuses.count == 100)
+            #expect(statuses.allSatisfy { $0 == "200" })
+            #expect(Self.originRequests(origin, "/slow/photo.jpg") == 1)
+            let metrics = try HTTPExchange.send(server.baseURL + "/metrics").text
+            #expect(Self.metric(metrics, "webimage_serve_origin_fetches_total") == 1)
+            let coalesced = Self.metric(metrics, "webimage_serve_coalesced_requests_total") ?? 0
+            let misses = Self.metric(metrics, "webimage_serve_results_total{tier=\"miss\"}") ?? 0
+            let memory = Self.metric(metrics, "webimage_serve_results_total{tier=\"memory\"}") ?? 0
+            #expect(misses == 100 - memory)
+            #expect(coalesced == misses - 1)
+            #expect(Self.metric(metrics, "webimage_serve_requests_total{status=\"200\"}") == 100)
+        }
+    }
+
+    @Test("a full queue answers 503 with Retry-After at once; a slow request is 504")
+    func overload() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--max-concurrent", "1", "--max-queue", "1",
+                "--request-timeout", "4",
+            ])
+            // Distinct sources at 100 bytes a second: the 1 KB image takes 10 seconds.
+            let url = { @Sendable (n: Int) in
+                server.baseURL + "/insecure/plain/\(origin.http)/slow/photo.jpg%3Frate=100%26n=\(n)@png"
+            }
+            let answers = Mutex<[Int: HTTPExchange]>([:])
+            let running = Thread { answers.withLock { $0[1] = try? HTTPExchange.send(url(1)) } }
+            running.start()
+            #expect(try Self.waitForMetric(server, "webimage_serve_processing", 1))
+            let waiting = Thread { answers.withLock { $0[2] = try? HTTPExchange.send(url(2)) } }
+            waiting.start()
+            var depth: Double?
+            for _ in 0..<300 where depth != 1 {
+                depth = Self.metric(
+                    try HTTPExchange.send(server.baseURL + "/metrics").text, "webimage_serve_queue_depth")
+                if depth != 1 { usleep(10_000) }
+            }
+            #expect(depth == 1)
+            let refused = try HTTPExchange.send(url(3))
+            #expect(refused.status == 503)
+            #expect(refused.headers["retry-after"] == "1")
+            #expect(refused.text == "too many requests waiting; try again\n")
+            var finished: [Int: HTTPExchange] = [:]
+            for _ in 0..<3000 where finished.count < 2 {
+                finished = answers.withLock { $0 }
+                if finished.count < 2 { usleep(10_000) }
+            }
+            #expect(finished[1]?.status == 504)
+            #expect(finished[2]?.status == 504)
+            #expect(finished[1]?.text == "the request took longer than 4 seconds\n")
+            let metrics = try HTTPExchange.send(server.baseURL + "/metrics").text
+            #expect(Self.metric(metrics, "webimage_serve_overload_refusals_total") == 1)
+            #expect(Self.metric(metrics, "webimage_serve_requests_total{status=\"504\"}") == 2)
+            #expect(origin.requests(matching: "n=3", atLeast: 0).isEmpty)
+        }
+    }
+
+    @Test("SIGTERM lets a request in flight finish, then the server exits 0")
+    func gracefulShutdown() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+            let url = server.baseURL + "/insecure/plain/\(origin.http)/slow/photo.jpg%3Frate=250@png"
+            let answer = Mutex<HTTPExchange?>(nil)
+            let request = Thread { answer.withLock { $0 = try? HTTPExchange.send(url) } }
+            request.start()
+            // The source takes 4 seconds to come.
+            #expect(try Self.waitForMetric(server, "webimage_serve_processing", 1))
+            #expect(server.stop(signal: SIGTERM) == 0)
+            let finished = try #require(answer.withLock { $0 })
+            #expect(finished.status == 200)
+            #expect(try Self.probe(finished.body, server: server).0 == 61)
+        }
+    }
+
+    @Test("sources on loopback are refused by default before any connection")
+    func privateSourceRefused() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(["--allow-unsigned"])
+            let answer = try HTTPExchange.send(server.baseURL + "/insecure/plain/\(origin.http)/static/photo.jpg")
+            #expect(answer.status == 403)
+            #expect(answer.text.hasPrefix("source refused: "))
+            #expect(origin.requests(matching: "/static/photo.jpg", atLeast: 0).isEmpty)
+        }
+    }
+
+    @Test("/health answers ok; /metrics counts answers by status and bytes")
+    func healthAndMetrics() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+            let health = try HTTPExchange.send(server.baseURL + "/health")
+            #expect(health.status == 200)
+            #expect(health.text == "ok\n")
+            let image = try HTTPExchange.send(server.baseURL + "/insecure/plain/\(origin.http)/static/photo.jpg@png")
+            _ = try HTTPExchange.send(server.baseURL + "/insecure/plain/\(origin.http)/static/missing.jpg")
+            let metrics = try HTTPExchange.send(server.baseURL + "/metrics")
+            #expect(metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
+            #expect(Self.metric(metrics.text, "webimage_serve_requests_total{status=\"200\"}") == 1)
+            #expect(Self.metric(metrics.text, "webimage_serve_requests_total{status=\"404\"}") == 1)
+            #expect(Self.metric(metrics.text, "webimage_serve_response_bytes_total") == Double(image.body.count))
+            #expect(
+                Self.metric(metrics.text, "webimage_serve_source_bytes_total")
+                    == Double(try Fixture.bytes("jpeg/baseline.jpg").count))
+            #expect(Self.metric(metrics.text, "webimage_serve_queue_depth") == 0)
+            #expect(Self.metric(metrics.text, "webimage_serve_request_duration_seconds_count") == 2)
+            // One access line per image request, without the signature segment.
+            let lines = server.accessLines
+            #expect(lines.contains { $0.contains("/static/missing.jpg 404 ") })
+            let imageLine = lines.first { $0.contains("photo.jpg") }
+            #expect(
+                imageLine?.contains("GET /-/plain/\(origin.http)/static/photo.jpg@png 200 \(image.body.count) ") == true
+            )
+            #expect(imageLine?.hasSuffix(" miss") == true)
+            #expect(lines.contains { $0.contains("GET /health 200 3 ") })
+        }
+    }
+
+    @Test("results in Redis with --redis-url")
+    func redisResults() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let redis = try RedisServer()
+            let server = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--redis-url", redis.url,
+            ])
+            let url = server.baseURL + "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg@png"
+            let first = try HTTPExchange.send(url)
+            #expect(first.status == 200)
+            #expect(try redis.command(["DBSIZE"]) != ":0")
+            #expect(server.stop() == 0)
+            let restarted = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--redis-url", redis.url,
+            ])
+            let again = try HTTPExchange.send(
+                restarted.baseURL + "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg@png")
+            #expect(again.headers["server-timing"]?.hasPrefix("cache;desc=disk") == true)
+            #expect(again.body == first.body)
+        }
+    }
+}
