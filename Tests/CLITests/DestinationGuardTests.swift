@@ -15,7 +15,7 @@ import WebImageTestSupport
         let hosts: NetworkNamespace
         /// The hosts' server, on two ports (a redirect to the second needs a new name lookup).
         let remote: RecordingHTTPServer
-        /// The server on the client's loopback.
+        /// The server on the client's loopback, on two ports.
         let local: RecordingHTTPServer
         let plugins: PluginsFolder
         let output: TemporaryDirectory
@@ -33,7 +33,7 @@ import WebImageTestSupport
                 try client.addRoute(prefix, via: "c0")
             }
             remote = try RecordingHTTPServer(in: hosts, portCount: 2)
-            local = try RecordingHTTPServer(in: client)
+            local = try RecordingHTTPServer(in: client, portCount: 2)
             plugins = try PluginsFolder.make()
             output = try TemporaryDirectory()
         }
