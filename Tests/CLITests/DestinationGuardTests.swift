@@ -48,9 +48,23 @@ import WebImageTestSupport
         /// `http://host:port/path` on the hosts' first port.
         func url(_ host: String, _ path: String = "/image") -> String { "http://\(host):\(port)\(path)" }
 
-        /// A redirect from the public host to `target`.
-        func redirect(to target: String) -> String {
-            url("198.51.100.1", "/redirect?to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        /// A redirect from `host` (default the public host) to `target`.
+        func redirect(to target: String, from host: String = "198.51.100.1") -> String {
+            url(host, "/redirect?to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        }
+
+        /// A name server on the public host, used by the client, answering `first` to the
+        /// first lookup and `then` to every later one; stop it when done.
+        func nameServer(first: String, then: String) throws -> RebindingNameServer {
+            let nameServer = try RebindingNameServer(in: hosts, on: "198.51.100.1", first: first, then: then)
+            try client.useNameServer("198.51.100.1")
+            return nameServer
+        }
+
+        /// A redirect from `rebind.test` on the first port to `rebind.test` on the second, which
+        /// makes libcurl look the name up again (its cache is by name and port).
+        var rebindingRedirect: String {
+            redirect(to: "http://rebind.test:\(remote.ports[1])/image", from: "rebind.test")
         }
 
         /// `webimage fetch --json arguments...` inside the client namespace; no proxy.
@@ -120,16 +134,9 @@ import WebImageTestSupport
     @Test("a name whose answer changes between lookups (public, then private) cannot reach the private address")
     func dnsRebindingIsRefusedAtConnect() async throws {
         let network = try Network()
-        let nameServer = try RebindingNameServer(
-            in: network.hosts, on: "198.51.100.1", first: "198.51.100.1", then: "10.201.0.1")
+        let nameServer = try network.nameServer(first: "198.51.100.1", then: "10.201.0.1")
         defer { nameServer.stop() }
-        try network.client.useNameServer("198.51.100.1")
-        // The second port makes libcurl look the name up again (its cache is by name and port).
-        let target = "http://rebind.test:\(network.remote.ports[1])/image"
-        let url =
-            "http://rebind.test:\(network.port)/redirect?to="
-            + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let (result, reports) = try await network.fetch(["--deny-private", url])
+        let (result, reports) = try await network.fetch(["--deny-private", network.rebindingRedirect])
         #expect(result.status == 1)
         #expect(
             reports.map { $0["error"] as? String } == ["destination refused: 10.201.0.1 is a private address"])

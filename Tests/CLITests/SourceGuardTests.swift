@@ -33,7 +33,9 @@ import WebImageTestSupport
     func prefixesMatchParsedSources() async throws {
         let network = try Network()
         let port = network.port
-        let prefixes = ["http://198.51.100.1:\(port)/image", "HTTP://198.51.100.1:\(port)/redirect"]
+        let prefixes = [
+            "http://198.51.100.1:\(port)/image", "HTTP://198.51.100.1:\(port)/redirect", "http://[fd00:77::1]:\(port)",
+        ]
         let refusedURLs = [
             network.url("198.51.100.1", "/other"),
             network.url("198.51.100.1", "/image/../other"),
@@ -46,9 +48,12 @@ import WebImageTestSupport
         ]
         try await Self.expect(
             network, prefixes.flatMap { ["--allow-source", $0] },
-            [(network.url("198.51.100.1"), nil), (network.url("198.51.100.1", "/image-2"), nil)]
+            [
+                (network.url("198.51.100.1"), nil), (network.url("198.51.100.1", "/image-2"), nil),
+                (network.url("[fd00:77::1]", "/any"), nil),
+            ]
                 + refusedURLs.map { ($0, Self.outside($0)) })
-        #expect(network.remote.acceptedAddresses == ["198.51.100.1", "198.51.100.1"])
+        #expect(network.remote.acceptedAddresses.sorted() == ["198.51.100.1", "198.51.100.1", "fd00:77::1"])
         #expect(network.local.acceptedAddresses == [])
     }
 
@@ -74,10 +79,8 @@ import WebImageTestSupport
     @Test("--allow-source with '*': one or more labels of a looked-up name; a refused name is never looked up")
     func wildcardPrefixes() async throws {
         let network = try Network()
-        let nameServer = try RebindingNameServer(
-            in: network.hosts, on: "198.51.100.1", first: "198.51.100.1", then: "198.51.100.1")
+        let nameServer = try network.nameServer(first: "198.51.100.1", then: "198.51.100.1")
         defer { nameServer.stop() }
-        try network.client.useNameServer("198.51.100.1")
         let port = network.port
         let refusedURLs = [
             "http://images.test:\(port)/image", "http://a.images.test.evil.test:\(port)/image",
@@ -164,18 +167,12 @@ import WebImageTestSupport
     @Test("a name the prefixes allow whose answer changes between lookups still cannot reach the private address")
     func rebindingUnderAllowedPrefix() async throws {
         let network = try Network()
-        let nameServer = try RebindingNameServer(
-            in: network.hosts, on: "198.51.100.1", first: "198.51.100.1", then: "10.201.0.1")
+        let nameServer = try network.nameServer(first: "198.51.100.1", then: "10.201.0.1")
         defer { nameServer.stop() }
-        try network.client.useNameServer("198.51.100.1")
-        let target = "http://rebind.test:\(network.remote.ports[1])/image"
-        let url =
-            "http://rebind.test:\(network.port)/redirect?to="
-            + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let prefixes = ["http://rebind.test:\(network.port)/", "http://rebind.test:\(network.remote.ports[1])/"]
         try await Self.expect(
             network, ["--deny-private"] + prefixes.flatMap { ["--allow-source", $0] },
-            [(url, Self.refused("10.201.0.1 is a private address"))])
+            [(network.rebindingRedirect, Self.refused("10.201.0.1 is a private address"))])
         #expect(nameServer.addressQueries == 2)
         #expect(network.remote.acceptedAddresses == ["198.51.100.1"])
     }
