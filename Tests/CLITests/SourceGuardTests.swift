@@ -34,7 +34,8 @@ import WebImageTestSupport
         let network = try Network()
         let port = network.port
         let prefixes = [
-            "http://198.51.100.1:\(port)/image", "HTTP://198.51.100.1:\(port)/redirect", "http://[fd00:77::1]:\(port)",
+            "http://198.51.100.1:\(port)/image", "HTTP://198.51.100.1:\(port)/redirect",
+            "http://[FD00:77:0::1]:\(port)",
         ]
         let refusedURLs = [
             network.url("198.51.100.1", "/other"),

@@ -52,6 +52,21 @@ static bool valid_prefix_host(const char *host) {
     }
 }
 
+/** `host` as libcurl's URL parser writes it (`[FD00:0::1]` → `[fd00::1]`, `127.1` → `127.0.0.1`),
+ * lowercase, in a new string; NULL when the parser refuses it or out of memory. */
+static char *parsed_host(const char *host) {
+    char url[512];
+    if ((size_t)snprintf(url, sizeof url, "http://%s/", host) >= sizeof url) return NULL;
+    CURLU *parsed = curl_url();
+    char *part = NULL, *copy = NULL;
+    if (parsed != NULL && curl_url_set(parsed, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_get(parsed, CURLUPART_HOST, &part, 0) == CURLUE_OK)
+        copy = lowercase_copy(part, strlen(part));
+    curl_free(part);
+    curl_url_cleanup(parsed);
+    return copy;
+}
+
 webimage_status curl_shim_prefix_parse(const char *text, curl_shim_prefix *prefix, webimage_error *error) {
     memset(prefix, 0, sizeof *prefix);
     const char *rest = NULL;
@@ -95,7 +110,12 @@ webimage_status curl_shim_prefix_parse(const char *text, curl_shim_prefix *prefi
         curl_shim_prefix_clear(prefix);
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     }
-    if (!valid_prefix_host(prefix->host)) {
+    if (valid_prefix_host(prefix->host) && strchr(prefix->host, '*') == NULL) {
+        char *host = parsed_host(prefix->host);
+        free(prefix->host);
+        prefix->host = host;
+    }
+    if (prefix->host == NULL || !valid_prefix_host(prefix->host)) {
         curl_shim_prefix_clear(prefix);
         return webimage_failf(error, WEBIMAGE_STATUS_INVALID_ARGUMENT,
                               "invalid allowed source prefix '%.200s': a bad host (letters, digits, '-', '_' and "
