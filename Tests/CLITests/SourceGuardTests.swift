@@ -87,12 +87,16 @@ import WebImageTestSupport
             "http://images.test:\(port)/image", "http://a.images.test.evil.test:\(port)/image",
             "http://a.images.test:\(network.remote.ports[1])/image", "http://a.images-test:\(port)/image",
         ]
+        let elsewhere = "http://elsewhere.test:\(port)/image"
         try await Self.expect(
             network, ["--allow-source", "http://*.images.test:\(port)/"],
-            [("http://a.images.test:\(port)/image", nil), ("http://b.c.IMAGES.test:\(port)/image", nil)]
-                + refusedURLs.map { ($0, Self.outside($0)) })
-        #expect(nameServer.addressQueries == 2)
-        #expect(network.remote.acceptedAddresses == ["198.51.100.1", "198.51.100.1"])
+            [
+                ("http://a.images.test:\(port)/image", nil), ("http://b.c.IMAGES.test:\(port)/image", nil),
+                (network.redirect(to: elsewhere, from: "r.images.test"), Self.outside(elsewhere, redirected: true)),
+            ] + refusedURLs.map { ($0, Self.outside($0)) })
+        // a.images.test, b.c.images.test and r.images.test; not elsewhere.test, the redirect's target.
+        #expect(nameServer.addressQueries == 3)
+        #expect(network.remote.acceptedAddresses == Array(repeating: "198.51.100.1", count: 3))
     }
 
     @Test("a redirect to a private host under the prefixes: refused with --deny-private, reached without it")
