@@ -34,6 +34,9 @@ public struct DestinationPolicy: Sendable, Equatable {
     public var deniedAddresses: [IPNetwork] = []
     /// Networks connected to even with ``denyPrivateAddresses`` (an origin on a private
     /// network, `10.1.2.0/24`); ``deniedAddresses`` win over them; default none.
+    ///
+    /// With ``denyPrivateAddresses``, ``allowedURLPrefixes`` or ``deniedAddresses`` the curl
+    /// plugin uses no proxy (a proxy would be the only address it could check).
     public var allowedNetworks: [IPNetwork] = []
 
     public init(
