@@ -77,6 +77,25 @@ import WebImageTestSupport
         #expect(network.local.acceptedAddresses == [])
     }
 
+    @Test("a redirect to a scheme other than http and https is refused, with or without prefixes")
+    func redirectToAnotherSchemeIsRefused() async throws {
+        let network = try Network()
+        let targets = [
+            "file:///etc/passwd", "ftp://127.0.0.1:\(network.local.ports[0])/image",
+            "gopher://127.0.0.1:\(network.local.ports[0])/",
+        ]
+        let cases = targets.map { target in
+            (
+                network.redirect(to: target),
+                Optional(Self.refused("the redirect to \(target) is not an http or https URL"))
+            )
+        }
+        try await Self.expect(network, [], cases)
+        try await Self.expect(network, ["--allow-source", "http://198.51.100.1:\(network.port)/"], cases)
+        #expect(network.remote.acceptedAddresses == Array(repeating: "198.51.100.1", count: 6))
+        #expect(network.local.acceptedAddresses == [])
+    }
+
     @Test("--allow-source with '*': one or more labels of a looked-up name; a refused name is never looked up")
     func wildcardPrefixes() async throws {
         let network = try Network()
