@@ -61,11 +61,12 @@ import WebImageTestSupport
             return nameServer
         }
 
-        /// A redirect from `rebind.test` on the first port to `rebind.test` on the second, which
-        /// makes libcurl look the name up again (its cache is by name and port).
-        var rebindingRedirect: String {
-            redirect(to: "http://rebind.test:\(remote.ports[1])/image", from: "rebind.test")
-        }
+        /// A redirect from `rebind.test` on the first port to ``rebindingTarget``, which makes
+        /// libcurl look the name up again (its cache is by name and port).
+        var rebindingRedirect: String { redirect(to: rebindingTarget, from: "rebind.test") }
+
+        /// Where ``rebindingRedirect`` leads: `rebind.test` on the second port.
+        var rebindingTarget: String { "http://rebind.test:\(remote.ports[1])/image" }
 
         /// `webimage fetch --json arguments...` inside the client namespace; no proxy.
         func fetch(_ arguments: [String]) async throws -> (CommandResult, [[String: Any]]) {
@@ -103,7 +104,10 @@ import WebImageTestSupport
             ("http://2130706433:\(loopback)/image", "127.0.0.1 is a loopback address"),
             ("http://127.1:\(loopback)/image", "127.0.0.1 is a loopback address"),
             ("http://0.0.0.0:\(loopback)/image", "0.0.0.0 is an unspecified address"),
-            (network.redirect(to: network.url("10.201.0.1")), "10.201.0.1 is a private address"),
+            (
+                network.redirect(to: network.url("10.201.0.1")),
+                "10.201.0.1 is a private address (the redirect to \(network.url("10.201.0.1")))"
+            ),
             (network.url("198.51.100.1"), nil),
         ]
         let (result, reports) = try await network.fetch(["--deny-private"] + cases.map(\.url))
@@ -139,7 +143,9 @@ import WebImageTestSupport
         let (result, reports) = try await network.fetch(["--deny-private", network.rebindingRedirect])
         #expect(result.status == 1)
         #expect(
-            reports.map { $0["error"] as? String } == ["destination refused: 10.201.0.1 is a private address"])
+            reports.map { $0["error"] as? String } == [
+                "destination refused: 10.201.0.1 is a private address (the redirect to \(network.rebindingTarget))"
+            ])
         #expect(nameServer.addressQueries == 2)
         #expect(network.remote.acceptedAddresses == ["198.51.100.1"])
     }

@@ -127,7 +127,12 @@ import WebImageTestSupport
         }
         try await Self.expect(
             network, prefixes + ["--deny-private"],
-            [(network.redirect(to: target), Self.refused("10.201.0.1 is a private address"))])
+            [
+                (
+                    network.redirect(to: target),
+                    Self.refused("10.201.0.1 is a private address (the redirect to \(target))")
+                )
+            ])
         #expect(network.remote.acceptedAddresses == ["198.51.100.1"])
         try await Self.expect(network, prefixes, [(network.redirect(to: target), nil)])
         #expect(network.remote.acceptedAddresses == ["198.51.100.1", "198.51.100.1", "10.201.0.1"])
@@ -175,7 +180,7 @@ import WebImageTestSupport
             (
                 "http://127.0.0.1:\(allowed)/redirect?to="
                     + deniedURL.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
-                Self.refused("127.0.0.1 port \(denied) is a denied address")
+                Self.refused("127.0.0.1 port \(denied) is a denied address (the redirect to \(deniedURL))")
             ),
             ("http://127.0.0.1:\(allowed)/image", nil),
         ]
@@ -196,7 +201,12 @@ import WebImageTestSupport
         let prefixes = ["http://rebind.test:\(network.port)/", "http://rebind.test:\(network.remote.ports[1])/"]
         try await Self.expect(
             network, ["--deny-private"] + prefixes.flatMap { ["--allow-source", $0] },
-            [(network.rebindingRedirect, Self.refused("10.201.0.1 is a private address"))])
+            [
+                (
+                    network.rebindingRedirect,
+                    Self.refused("10.201.0.1 is a private address (the redirect to \(network.rebindingTarget))")
+                )
+            ])
         #expect(nameServer.addressQueries == 2)
         #expect(network.remote.acceptedAddresses == ["198.51.100.1"])
     }

@@ -107,6 +107,18 @@ static uint32_t matched_form(const struct sockaddr *address, uint8_t bytes[16], 
     return version;
 }
 
+/** Writes " (the redirect to URL)" when `task` is on a redirect hop, else "", so a refused address
+ * names the URL that led to it. */
+static void redirect_note(webimage_load_task *task, char *buffer, size_t capacity) {
+    char *url = NULL;
+    buffer[0] = '\0';
+    curl_easy_getinfo(task->easy, CURLINFO_EFFECTIVE_URL, &url);
+    if (url == NULL || !curl_shim_redirected(task)) return;
+    char shown[CURL_SHIM_URL_TEXT_SIZE];
+    curl_shim_describe_url(shown, sizeof shown, url);
+    snprintf(buffer, capacity, " (the redirect to %s)", shown);
+}
+
 /** True when the guard lets `task` reach `address`; records the refusal otherwise. */
 static bool allows(webimage_load_task *task, const struct sockaddr *address) {
     char text[INET6_ADDRSTRLEN] = "";
@@ -119,7 +131,9 @@ static bool allows(webimage_load_task *task, const struct sockaddr *address) {
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, text, sizeof text);
     else snprintf(text, sizeof text, "family %d", (int)address->sa_family);
     if (version != 0 && in_networks(task->denied_networks, task->denied_network_count, version, bytes, port)) {
-        refuse(task, "%s port %u is a denied address", text, (unsigned)port);
+        char note[CURL_SHIM_URL_TEXT_SIZE + 24];
+        redirect_note(task, note, sizeof note);
+        refuse(task, "%s port %u is a denied address%s", text, (unsigned)port, note);
         return false;
     }
     if (!(task->destination_flags & WEBIMAGE_DESTINATION_DENY_PRIVATE)) return true;
@@ -132,7 +146,9 @@ static bool allows(webimage_load_task *task, const struct sockaddr *address) {
         kind = ipv6_class(((const struct sockaddr_in6 *)address)->sin6_addr.s6_addr);
     else kind = "a non-IP";
     if (kind == NULL) return true;
-    refuse(task, "%s is %s address", text, kind);
+    char note[CURL_SHIM_URL_TEXT_SIZE + 24];
+    redirect_note(task, note, sizeof note);
+    refuse(task, "%s is %s address%s", text, kind, note);
     return false;
 }
 
@@ -145,7 +161,7 @@ static bool hop_allowed(webimage_load_task *task) {
     if (url != NULL && curl_shim_url_allowed(task, url)) return true;
     char shown[CURL_SHIM_URL_TEXT_SIZE];
     curl_shim_describe_url(shown, sizeof shown, url != NULL ? url : "");
-    bool redirected = url == NULL || strcmp(url, task->url) != 0;
+    bool redirected = curl_shim_redirected(task);
     snprintf(task->refusal, sizeof task->refusal, "%s%s is not under an allowed source prefix",
              redirected ? "the redirect to " : "", shown);
     return false;

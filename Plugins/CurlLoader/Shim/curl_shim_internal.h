@@ -148,6 +148,10 @@ void curl_shim_prefix_clear(curl_shim_prefix *_Nonnull prefix);
 /** True when `task` has no allowed source prefixes or `url` falls under one of them. */
 bool curl_shim_url_allowed(const webimage_load_task *_Nonnull task, const char *_Nonnull url);
 
+/** True when `task`'s transfer has followed a redirect: the hop under way is a redirect target
+ * (libcurl counts a redirect before it looks the target up). */
+bool curl_shim_redirected(webimage_load_task *_Nonnull task);
+
 /** Bytes a URL written by curl_shim_describe_url may take, its NUL included. */
 #define CURL_SHIM_URL_TEXT_SIZE 256
 

@@ -319,13 +319,19 @@ static bool timeout_message(webimage_load_task *task, uint64_t total_us) {
     return false;
 }
 
+bool curl_shim_redirected(webimage_load_task *task) {
+    long redirects = 0;
+    curl_easy_getinfo(task->easy, CURLINFO_REDIRECT_COUNT, &redirects);
+    return redirects > 0;
+}
+
 /** Records a redirect to a scheme other than http and https (which libcurl does not follow,
  * CURLOPT_REDIR_PROTOCOLS_STR) as a refusal, as the destination guard's are. */
 static void refuse_redirect_scheme(webimage_load_task *task, CURLcode result) {
     char *url = NULL;
     if (result != CURLE_UNSUPPORTED_PROTOCOL) return;
     curl_easy_getinfo(task->easy, CURLINFO_EFFECTIVE_URL, &url);
-    if (url == NULL || strcmp(url, task->url) == 0 || curl_shim_has_scheme(url, "http") ||
+    if (url == NULL || !curl_shim_redirected(task) || curl_shim_has_scheme(url, "http") ||
         curl_shim_has_scheme(url, "https"))
         return;
     char shown[CURL_SHIM_URL_TEXT_SIZE];
