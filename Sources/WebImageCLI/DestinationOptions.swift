@@ -3,7 +3,8 @@ import WebImageCore
 
 /// Where `fetch`, `get` and `prefetch` may send requests: every host by default (people fetch
 /// from their own machines), private addresses refused with `--deny-private`; `file:` URLs
-/// only with `--allow-file`.
+/// only with `--allow-file`; `--allow-source` limits the URLs and redirect targets to prefixes,
+/// `--allow-network` and `--deny-address` adjust which addresses may be connected to.
 struct DestinationOptions: ParsableArguments {
     @Flag(
         name: .customLong("deny-private"),
@@ -15,8 +16,33 @@ struct DestinationOptions: ParsableArguments {
     @Flag(name: .customLong("allow-file"), help: "Serve file: URLs (regular files only).")
     var allowFile = false
 
+    @Option(
+        name: .customLong("allow-source"),
+        help: ArgumentHelp(
+            "Load only URLs under this prefix, and follow only redirects to them (repeatable; '*' labels in the host: https://*.example.com/).",
+            valueName: "prefix"))
+    var allowedSources: [String] = []
+
+    @Option(
+        name: .customLong("allow-network"),
+        help: ArgumentHelp(
+            "With --deny-private, still reach this network (repeatable; ADDRESS[/BITS][:PORT], [IPv6]:PORT).",
+            valueName: "network"),
+        transform: { try IPNetwork($0) })
+    var allowedNetworks: [IPNetwork] = []
+
+    @Option(
+        name: .customLong("deny-address"),
+        help: ArgumentHelp(
+            "Never connect to this network, with or without --deny-private (repeatable; ADDRESS[/BITS][:PORT], [IPv6]:PORT).",
+            valueName: "network"),
+        transform: { try IPNetwork($0) })
+    var deniedAddresses: [IPNetwork] = []
+
     /// The policy the flags ask for.
     var policy: DestinationPolicy {
-        DestinationPolicy(denyPrivateAddresses: denyPrivate, allowFile: allowFile)
+        DestinationPolicy(
+            denyPrivateAddresses: denyPrivate, allowFile: allowFile, allowedURLPrefixes: allowedSources,
+            deniedAddresses: deniedAddresses, allowedNetworks: allowedNetworks)
     }
 }

@@ -15,7 +15,7 @@ import WebImageTestSupport
         let hosts: NetworkNamespace
         /// The hosts' server, on two ports (a redirect to the second needs a new name lookup).
         let remote: RecordingHTTPServer
-        /// The server on the client's loopback.
+        /// The server on the client's loopback, on two ports.
         let local: RecordingHTTPServer
         let plugins: PluginsFolder
         let output: TemporaryDirectory
@@ -33,7 +33,7 @@ import WebImageTestSupport
                 try client.addRoute(prefix, via: "c0")
             }
             remote = try RecordingHTTPServer(in: hosts, portCount: 2)
-            local = try RecordingHTTPServer(in: client)
+            local = try RecordingHTTPServer(in: client, portCount: 2)
             plugins = try PluginsFolder.make()
             output = try TemporaryDirectory()
         }
@@ -48,10 +48,25 @@ import WebImageTestSupport
         /// `http://host:port/path` on the hosts' first port.
         func url(_ host: String, _ path: String = "/image") -> String { "http://\(host):\(port)\(path)" }
 
-        /// A redirect from the public host to `target`.
-        func redirect(to target: String) -> String {
-            url("198.51.100.1", "/redirect?to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        /// A redirect from `host` (default the public host) to `target`.
+        func redirect(to target: String, from host: String = "198.51.100.1") -> String {
+            url(host, "/redirect?to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
         }
+
+        /// A name server on the public host, used by the client, answering `first` to the
+        /// first lookup and `then` to every later one; stop it when done.
+        func nameServer(first: String, then: String) throws -> RebindingNameServer {
+            let nameServer = try RebindingNameServer(in: hosts, on: "198.51.100.1", first: first, then: then)
+            try client.useNameServer("198.51.100.1")
+            return nameServer
+        }
+
+        /// A redirect from `rebind.test` on the first port to ``rebindingTarget``, which makes
+        /// libcurl look the name up again (its cache is by name and port).
+        var rebindingRedirect: String { redirect(to: rebindingTarget, from: "rebind.test") }
+
+        /// Where ``rebindingRedirect`` leads: `rebind.test` on the second port.
+        var rebindingTarget: String { "http://rebind.test:\(remote.ports[1])/image" }
 
         /// `webimage fetch --json arguments...` inside the client namespace; no proxy.
         func fetch(_ arguments: [String]) async throws -> (CommandResult, [[String: Any]]) {
@@ -89,7 +104,10 @@ import WebImageTestSupport
             ("http://2130706433:\(loopback)/image", "127.0.0.1 is a loopback address"),
             ("http://127.1:\(loopback)/image", "127.0.0.1 is a loopback address"),
             ("http://0.0.0.0:\(loopback)/image", "0.0.0.0 is an unspecified address"),
-            (network.redirect(to: network.url("10.201.0.1")), "10.201.0.1 is a private address"),
+            (
+                network.redirect(to: network.url("10.201.0.1")),
+                "10.201.0.1 is a private address (the redirect to \(network.url("10.201.0.1")))"
+            ),
             (network.url("198.51.100.1"), nil),
         ]
         let (result, reports) = try await network.fetch(["--deny-private"] + cases.map(\.url))
@@ -120,19 +138,14 @@ import WebImageTestSupport
     @Test("a name whose answer changes between lookups (public, then private) cannot reach the private address")
     func dnsRebindingIsRefusedAtConnect() async throws {
         let network = try Network()
-        let nameServer = try RebindingNameServer(
-            in: network.hosts, on: "198.51.100.1", first: "198.51.100.1", then: "10.201.0.1")
+        let nameServer = try network.nameServer(first: "198.51.100.1", then: "10.201.0.1")
         defer { nameServer.stop() }
-        try network.client.useNameServer("198.51.100.1")
-        // The second port makes libcurl look the name up again (its cache is by name and port).
-        let target = "http://rebind.test:\(network.remote.ports[1])/image"
-        let url =
-            "http://rebind.test:\(network.port)/redirect?to="
-            + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let (result, reports) = try await network.fetch(["--deny-private", url])
+        let (result, reports) = try await network.fetch(["--deny-private", network.rebindingRedirect])
         #expect(result.status == 1)
         #expect(
-            reports.map { $0["error"] as? String } == ["destination refused: 10.201.0.1 is a private address"])
+            reports.map { $0["error"] as? String } == [
+                "destination refused: 10.201.0.1 is a private address (the redirect to \(network.rebindingTarget))"
+            ])
         #expect(nameServer.addressQueries == 2)
         #expect(network.remote.acceptedAddresses == ["198.51.100.1"])
     }

@@ -245,6 +245,43 @@ extension CurlLoaderTests {
             #expect(server.requests(matching: "/static/small.bin?guarded", atLeast: 0).isEmpty)
         }
 
+        @Test("allowedURLPrefixes: a redirect outside them is one typed error, its target never requested")
+        func redirectOutsideAllowedPrefixesIsRefused() async {
+            let guarded = downloader { $0.destinationPolicy.allowedURLPrefixes = [server.http + "/redirect"] }
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await guarded.download(DownloadRequest(url: server.http + "/redirect-twice"))
+            }
+            #expect(
+                error
+                    == ImageLoadingError(
+                        .destinationRefused,
+                        "the redirect to \(server.http)/static/small.bin is not under an allowed source prefix",
+                        nativeCode: 42))
+            #expect(server.requests(matching: "/redirect", atLeast: 2).count == 2)
+            #expect(server.requests(matching: "/static/small.bin", atLeast: 0).isEmpty)
+        }
+
+        @Test("deniedAddresses refuses nginx's address and port; allowedNetworks admits it under denyPrivateAddresses")
+        func deniedAddressesAndAllowedNetworks() async throws {
+            let nginx = try IPNetwork("127.0.0.1:\(server.httpPort)")
+            let loopback = try IPNetwork("127.0.0.0/8")
+            let denied = downloader { $0.destinationPolicy.deniedAddresses = [nginx] }
+            let error = await failure { () async throws(ImageLoadingError) in
+                try await denied.download(DownloadRequest(url: server.http + "/static/small.bin?denied"))
+            }
+            #expect(
+                error
+                    == ImageLoadingError(
+                        .destinationRefused, "127.0.0.1 port \(server.httpPort) is a denied address", nativeCode: 7))
+            #expect(server.requests(matching: "/static/small.bin?denied", atLeast: 0).isEmpty)
+            let allowed = downloader {
+                $0.destinationPolicy.denyPrivateAddresses = true
+                $0.destinationPolicy.allowedNetworks = [loopback]
+            }
+            let result = try await allowed.download(DownloadRequest(url: server.http + "/static/small.bin?allowed"))
+            #expect(result.data == server.files["small.bin"])
+        }
+
         @Test("a header value with CR/LF is an invalid header naming it, not an invalid URL")
         func headerWithLineBreakIsAnInvalidHeader() async {
             var request = DownloadRequest(url: server.http + "/static/small.bin")

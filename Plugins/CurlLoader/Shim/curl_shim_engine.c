@@ -49,6 +49,10 @@ void curl_shim_task_unref(webimage_load_task *task) {
     curl_slist_free_all(task->request_headers);
     curl_shim_headers_clear(&task->response_headers);
     free(task->pending_body);
+    for (size_t i = 0; i < task->prefix_count; i++) curl_shim_prefix_clear(&task->prefixes[i]);
+    free(task->prefixes);
+    free(task->denied_networks);
+    free(task->allowed_networks);
     free(task->url);
     free(task->user);
     free(task->password);
@@ -258,6 +262,39 @@ static webimage_status start_engine(webimage_error *error) {
 
 static char *copy_string(const char *text) { return text != NULL ? strdup(text) : NULL; }
 
+/** Copies `count` networks; false when out of memory. */
+static bool copy_networks(const webimage_ip_network *networks, uint32_t count, webimage_ip_network **copy,
+                          uint32_t *copy_count) {
+    if (count == 0 || networks == NULL) return true;
+    *copy = malloc(count * sizeof **copy);
+    if (*copy == NULL) return false;
+    memcpy(*copy, networks, count * sizeof **copy);
+    *copy_count = count;
+    return true;
+}
+
+/** Copies the source guard's lists (prefixes parsed) into `task`. */
+static webimage_status copy_source_guard(const webimage_load_request *request, webimage_load_task *task,
+                                         webimage_error *error) {
+    if (!copy_networks(request->denied_networks, request->denied_network_count, &task->denied_networks,
+                       &task->denied_network_count) ||
+        !copy_networks(request->allowed_networks, request->allowed_network_count, &task->allowed_networks,
+                       &task->allowed_network_count))
+        return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory copying the request");
+    if (request->allowed_url_prefix_count == 0 || request->allowed_url_prefixes == NULL) return WEBIMAGE_STATUS_OK;
+    task->prefixes = calloc(request->allowed_url_prefix_count, sizeof *task->prefixes);
+    if (task->prefixes == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t i = 0; i < request->allowed_url_prefix_count; i++) {
+        webimage_status status = curl_shim_prefix_parse(request->allowed_url_prefixes[i], &task->prefixes[i], error);
+        if (status != WEBIMAGE_STATUS_OK) return status;
+        task->prefix_count++;
+    }
+    if (curl_shim_url_allowed(task, request->url)) return WEBIMAGE_STATUS_OK;
+    char shown[CURL_SHIM_URL_TEXT_SIZE];
+    curl_shim_describe_url(shown, sizeof shown, request->url);
+    return webimage_failf(error, WEBIMAGE_STATUS_REFUSED, "%s is not under an allowed source prefix", shown);
+}
+
 static webimage_status copy_request(const webimage_load_request *request, webimage_load_task *task,
                                     webimage_error *error) {
     task->url = strdup(request->url);
@@ -277,6 +314,10 @@ static webimage_status copy_request(const webimage_load_request *request, webima
     }
     if (request->struct_size >= offsetof(webimage_load_request, destination_flags) + sizeof(uint32_t))
         task->destination_flags = request->destination_flags;
+    if (request->struct_size >= offsetof(webimage_load_request, reserved2) + sizeof(uint32_t)) {
+        webimage_status status = copy_source_guard(request, task, error);
+        if (status != WEBIMAGE_STATUS_OK) return status;
+    }
     if (task->url == NULL || (request->user != NULL && task->user == NULL) ||
         (request->password != NULL && task->password == NULL))
         return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory copying the request");

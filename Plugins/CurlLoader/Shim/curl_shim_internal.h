@@ -20,6 +20,18 @@ typedef struct curl_shim_headers {
     size_t capacity;
 } curl_shim_headers;
 
+/** An allowed source prefix, parsed (webimage_load_request.allowed_url_prefixes). */
+typedef struct curl_shim_prefix {
+    /** "http" or "https". */
+    char scheme[8];
+    /** Lowercase; `*` labels stand for one or more labels; an IPv6 address in brackets. */
+    char *_Nullable host;
+    /** The scheme's default when the prefix has none. */
+    long port;
+    /** "/" when the prefix has no path. */
+    char *_Nullable path;
+} curl_shim_prefix;
+
 /** One transfer. Owned by two references: the host's (dropped by release) and
  * the I/O thread's (dropped after on_complete); a queued cancel holds a third.
  */
@@ -48,9 +60,18 @@ struct webimage_load_task {
     struct curl_slist *_Nullable request_headers;
     /** WEBIMAGE_DESTINATION_* bits. */
     uint32_t destination_flags;
-    /** Why the destination guard refused an address ("10.0.0.5 is a private address"); "" when it did
-     * not. The transfer fails with it unless another address of the host connected. */
-    char refusal[128];
+    /** Why the destination guard refused an address ("10.0.0.5 is a private address") or a redirect
+     * target; "" when it did not. The transfer fails with it unless another address of the host
+     * connected. */
+    char refusal[512];
+    /** The allowed source prefixes; none = any URL. */
+    curl_shim_prefix *_Nullable prefixes;
+    size_t prefix_count;
+    /** Networks refused whatever the flags say, and networks allowed despite DENY_PRIVATE (copies). */
+    webimage_ip_network *_Nullable denied_networks;
+    uint32_t denied_network_count;
+    webimage_ip_network *_Nullable allowed_networks;
+    uint32_t allowed_network_count;
 
     /* I/O thread state. */
     CURL *_Nullable easy;
@@ -116,6 +137,26 @@ bool curl_shim_has_scheme(const char *_Nonnull url, const char *_Nonnull scheme)
 /** Serves a `data:` URL on the I/O thread: on_response, on_data, on_complete.
  */
 void curl_shim_serve_data_url(webimage_load_task *_Nonnull task);
+
+/** Parses allowed source prefix `text`; INVALID_ARGUMENT naming it when it is malformed. */
+webimage_status curl_shim_prefix_parse(const char *_Nonnull text, curl_shim_prefix *_Nonnull prefix,
+                                       webimage_error *_Nonnull error);
+
+/** Frees a parsed prefix's strings. */
+void curl_shim_prefix_clear(curl_shim_prefix *_Nonnull prefix);
+
+/** True when `task` has no allowed source prefixes or `url` falls under one of them. */
+bool curl_shim_url_allowed(const webimage_load_task *_Nonnull task, const char *_Nonnull url);
+
+/** True when `task`'s transfer has followed a redirect: the hop under way is a redirect target
+ * (libcurl counts a redirect before it looks the target up). */
+bool curl_shim_redirected(webimage_load_task *_Nonnull task);
+
+/** Bytes a URL written by curl_shim_describe_url may take, its NUL included. */
+#define CURL_SHIM_URL_TEXT_SIZE 256
+
+/** Writes `url` for a message: whole up to 200 bytes, else its first 200 bytes and "…(N bytes)". */
+void curl_shim_describe_url(char *_Nonnull buffer, size_t capacity, const char *_Nonnull url);
 
 /** Installs the destination guard on `task`'s easy handle when its flags ask for it. */
 CURLcode curl_shim_destination_prepare(webimage_load_task *_Nonnull task);

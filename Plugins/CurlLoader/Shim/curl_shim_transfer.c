@@ -319,7 +319,28 @@ static bool timeout_message(webimage_load_task *task, uint64_t total_us) {
     return false;
 }
 
+bool curl_shim_redirected(webimage_load_task *task) {
+    long redirects = 0;
+    curl_easy_getinfo(task->easy, CURLINFO_REDIRECT_COUNT, &redirects);
+    return redirects > 0;
+}
+
+/** Records a redirect to a scheme other than http and https (which libcurl does not follow,
+ * CURLOPT_REDIR_PROTOCOLS_STR) as a refusal, as the destination guard's are. */
+static void refuse_redirect_scheme(webimage_load_task *task, CURLcode result) {
+    char *url = NULL;
+    if (result != CURLE_UNSUPPORTED_PROTOCOL) return;
+    curl_easy_getinfo(task->easy, CURLINFO_EFFECTIVE_URL, &url);
+    if (url == NULL || !curl_shim_redirected(task) || curl_shim_has_scheme(url, "http") ||
+        curl_shim_has_scheme(url, "https"))
+        return;
+    char shown[CURL_SHIM_URL_TEXT_SIZE];
+    curl_shim_describe_url(shown, sizeof shown, url);
+    snprintf(task->refusal, sizeof task->refusal, "the redirect to %s is not an http or https URL", shown);
+}
+
 void curl_shim_transfer_finish(webimage_load_task *task, CURLcode result) {
+    refuse_redirect_scheme(task, result);
     /* A refused hop's earlier response (the redirect to it), or the redirect past the limit, is
      * not the answer: the transfer fails with the reason alone, whatever statuses the host accepts. */
     bool refused = task->refusal[0] != '\0' && result != CURLE_OK;

@@ -379,6 +379,22 @@ typedef struct webimage_coder {
 /** Serve `file:` URLs (regular files only); without it they fail with WEBIMAGE_STATUS_REFUSED. */
 #define WEBIMAGE_DESTINATION_ALLOW_FILE (1u << 1)
 
+/** An IP network of webimage_load_request's network lists: the first `prefix_length` bits of
+ * `address` and one port or all. Addresses connected to in IPv4-mapped IPv6 form
+ * (::ffff:a.b.c.d) are matched as IPv4, and the unspecified addresses (0.0.0.0, ::), which
+ * reach the machine itself, as loopback (127.0.0.1, ::1). */
+typedef struct webimage_ip_network {
+    /** Network byte order; an IPv4 address in the first 4 bytes, the rest 0. */
+    uint8_t address[16];
+    /** 4 or 6. */
+    uint32_t ip_version;
+    /** 0...32 for IPv4, 0...128 for IPv6. */
+    uint32_t prefix_length;
+    /** The TCP port, 1...65535; 0 = every port. */
+    uint32_t port;
+    uint32_t reserved;
+} webimage_ip_network;
+
 /** One header line, name and value without the colon or line end. */
 typedef struct webimage_load_header {
     const char *_Nonnull name;
@@ -433,6 +449,29 @@ typedef struct webimage_load_request {
     /** WEBIMAGE_DESTINATION_* bits; 0 (also when struct_size does not cover it) = any host,
      * no `file:`. Appended. */
     uint32_t destination_flags;
+    /** Appended (read only when struct_size covers them), the source guard's lists; a count of 0
+     * (also when struct_size does not cover it) means the list is empty.
+     *
+     * URL prefixes (`https://images.example.com/`, or with a `*` label in the host): when there
+     * are any, the URL and every redirect target must fall under one, else the transfer fails
+     * with WEBIMAGE_STATUS_REFUSED before a connection to that URL is made. A prefix is an http
+     * or https URL with no user, query or fragment; it matches a URL with the same scheme, host
+     * (ASCII case-insensitive; a `*` label stands for one or more labels), port (the scheme's
+     * default when absent) and a path that starts with the prefix's path, all compared on the
+     * URL as the loader parses it (dot segments removed; a path with an encoded `.`, `/` or `\`
+     * matches only a prefix whose path is `/`). A malformed prefix fails start with
+     * WEBIMAGE_STATUS_INVALID_ARGUMENT. */
+    const char *_Nonnull const *_Nullable allowed_url_prefixes;
+    /** Networks never connected to, whatever destination_flags say (an image server's own
+     * listen address): WEBIMAGE_STATUS_REFUSED. */
+    const webimage_ip_network *_Nullable denied_networks;
+    /** Networks connected to even with WEBIMAGE_DESTINATION_DENY_PRIVATE (an origin on a
+     * private network). denied_networks wins over it. */
+    const webimage_ip_network *_Nullable allowed_networks;
+    uint32_t allowed_url_prefix_count;
+    uint32_t denied_network_count;
+    uint32_t allowed_network_count;
+    uint32_t reserved2;
 } webimage_load_request;
 
 /** Values of webimage_load_response.http_version and

@@ -22,7 +22,8 @@ public struct ImageLoadingError: Error, Sendable, Equatable, CustomStringConvert
         /// The decryptor could not turn the body into image bytes.
         case decryptionFailed = "decryption failed"
         /// The ``DestinationPolicy`` refused where the request would go (the message names the
-        /// address and its class, or the `file:` URL); no request was sent.
+        /// address and its class or denied port, the `file:` URL, or the URL or redirect target
+        /// outside the allowed source prefixes); no request was sent.
         case destinationRefused = "destination refused"
         /// A request header's name or value cannot be sent (CR, LF or NUL in it, or a bad
         /// name); the message names the header.

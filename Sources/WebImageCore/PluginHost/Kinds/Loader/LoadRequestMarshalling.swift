@@ -25,6 +25,11 @@ enum LoadRequestMarshalling {
         var destinationFlags: UInt32 = 0
         if request.destinationPolicy.denyPrivateAddresses { destinationFlags |= WEBIMAGE_DESTINATION_DENY_PRIVATE }
         if request.destinationPolicy.allowFile { destinationFlags |= WEBIMAGE_DESTINATION_ALLOW_FILE }
+        let prefixes: [UnsafePointer<CChar>] = request.destinationPolicy.allowedURLPrefixes.map {
+            UnsafePointer(copy($0))
+        }
+        let denied = request.destinationPolicy.deniedAddresses.map(cNetwork)
+        let allowed = request.destinationPolicy.allowedNetworks.map(cNetwork)
         return headers.withUnsafeBufferPointer { headerBuffer in
             var cRequest = webimage_load_request(
                 struct_size: UInt32(MemoryLayout<webimage_load_request>.size),
@@ -37,9 +42,31 @@ enum LoadRequestMarshalling {
                 max_body_size: request.maxBodySize, range_start: request.rangeStart,
                 max_host_connections: request.maxConnectionsPerHost,
                 low_speed_bytes_per_second: request.minimumBytesPerSecond,
-                max_time_ms: request.maxTransferTime.map(milliseconds) ?? 0, destination_flags: destinationFlags)
-            return body(&cRequest)
+                max_time_ms: request.maxTransferTime.map(milliseconds) ?? 0, destination_flags: destinationFlags,
+                allowed_url_prefixes: nil, denied_networks: nil, allowed_networks: nil,
+                allowed_url_prefix_count: UInt32(prefixes.count), denied_network_count: UInt32(denied.count),
+                allowed_network_count: UInt32(allowed.count), reserved2: 0)
+            return prefixes.withUnsafeBufferPointer { prefixBuffer in
+                denied.withUnsafeBufferPointer { deniedBuffer in
+                    allowed.withUnsafeBufferPointer { allowedBuffer in
+                        cRequest.allowed_url_prefixes = prefixBuffer.baseAddress
+                        cRequest.denied_networks = deniedBuffer.baseAddress
+                        cRequest.allowed_networks = allowedBuffer.baseAddress
+                        return body(&cRequest)
+                    }
+                }
+            }
         }
+    }
+
+    /// The C form of `network`.
+    static func cNetwork(_ network: IPNetwork) -> webimage_ip_network {
+        var result = webimage_ip_network()
+        withUnsafeMutableBytes(of: &result.address) { $0.copyBytes(from: network.address) }
+        result.ip_version = network.address.count == 4 ? 4 : 6
+        result.prefix_length = UInt32(network.prefixLength)
+        result.port = UInt32(network.port ?? 0)
+        return result
     }
 
     /// Whole milliseconds, at least 1 for a positive duration, clamped to `UInt32`.
