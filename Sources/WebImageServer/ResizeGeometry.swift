@@ -45,22 +45,26 @@ struct ResizeGeometry: Equatable {
             let least = min(shrink.width, shrink.height)
             shrink = (shrink.width / least, shrink.height / least)
         }
-        scaledWidth = max(1, Int((source.width * (1 / shrink.width)).rounded()))
-        scaledHeight = max(1, Int((source.height * (1 / shrink.height)).rounded()))
+        scaledWidth = max(1, Self.pixels(source.width * (1 / shrink.width)))
+        scaledHeight = max(1, Self.pixels(source.height * (1 / shrink.height)))
         var cut = (width: resize.width, height: resize.height)
         if resize.type == .fillDown && !resize.enlarges {
             let growth = (
                 width: Double(resize.width) / Double(scaledWidth), height: Double(resize.height) / Double(scaledHeight)
             )
             if growth.width > growth.height && growth.width > 1 {
-                cut = (scaledWidth, Int((Double(scaledWidth) * Double(resize.height) / Double(resize.width)).rounded()))
+                cut = (scaledWidth, Self.pixels(Double(scaledWidth) * Double(resize.height) / Double(resize.width)))
             } else if growth.height > growth.width && growth.height > 1 {
-                cut = (
-                    Int((Double(scaledHeight) * Double(resize.width) / Double(resize.height)).rounded()), scaledHeight
-                )
+                cut = (Self.pixels(Double(scaledHeight) * Double(resize.width) / Double(resize.height)), scaledHeight)
             }
         }
         width = cut.width > 0 ? min(cut.width, scaledWidth) : scaledWidth
         height = cut.height > 0 ? min(cut.height, scaledHeight) : scaledHeight
+    }
+
+    /// `value` rounded to whole pixels, at most `Int32.max` (a size no transformer allocates,
+    /// which it refuses as too large) so that a huge requested size cannot overflow.
+    private static func pixels(_ value: Double) -> Int {
+        Int(min(value.rounded(), Double(Int32.max)))
     }
 }

@@ -41,4 +41,9 @@ import WebImageCore
             ThumbnailSize(width: 400, height: 0, preservesAspectRatio: false).targetSize(
                 sourceWidth: 4000, sourceHeight: 3000) == (400, 3000))
     }
+
+    @Test func hugeBoxesDoNotOverflow() {
+        #expect(ThumbnailSize(width: 10, height: Int.max).targetSize(sourceWidth: 400, sourceHeight: 200) == (10, 5))
+        #expect(ThumbnailSize(width: Int.max, height: 20).targetSize(sourceWidth: 400, sourceHeight: 200) == (40, 20))
+    }
 }

@@ -148,4 +148,22 @@ struct ImageProcessingPlanResizeTests {
         #expect((image.width, image.height) == (150, 100))
         #expect(image.channels(x: 0, y: 0) == [0, 255, 0, 255])
     }
+
+    @Test(
+        "a huge requested size neither overflows nor allocates",
+        arguments: [("rs:fit:10:9223372036854775807", 10, 5), ("rs:fill-down:1:9223372036854775807", 60, 30)])
+    func hugeSizes(options: String, width: Int, height: Int) throws {
+        let image = try run(options, width: 60, height: 30)
+        #expect((image.width, image.height) == (width, height))
+    }
+
+    @Test(
+        "an enlargement or padding to a huge size is refused as too large",
+        arguments: [
+            "rs:force:9223372036854775807:1:1", "rs:fill-down:1:9223372036854775807:1", "w:9223372036854775807/ex:1",
+        ])
+    func hugeOutputsAreTooLarge(options: String) throws {
+        let error = try #require(throws: ImageTransformError.self) { try run(options, width: 60, height: 30) }
+        #expect(error.kind == .tooLarge)
+    }
 }

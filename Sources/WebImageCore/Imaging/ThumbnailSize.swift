@@ -29,13 +29,17 @@ public struct ThumbnailSize: Sendable, Equatable {
         let boxHeight = height > 0 ? height : sourceHeight
         if boxWidth >= sourceWidth && boxHeight >= sourceHeight { return (sourceWidth, sourceHeight) }
         guard preservesAspectRatio else { return (boxWidth, boxHeight) }
-        // Compare width/sourceWidth with height/sourceHeight without rounding.
-        if height <= 0 || (width > 0 && width * sourceHeight <= height * sourceWidth) {
-            let fittedHeight = (sourceHeight * width + sourceWidth / 2) / sourceWidth
-            return (min(width, sourceWidth), max(1, min(fittedHeight, sourceHeight)))
+        // A fit never upscales, so each side of the box limits it as the source's side at most
+        // (which keeps the products below from overflowing).
+        let fitWidth = min(boxWidth, sourceWidth)
+        let fitHeight = min(boxHeight, sourceHeight)
+        // Compare fitWidth/sourceWidth with fitHeight/sourceHeight without rounding.
+        if fitWidth * sourceHeight <= fitHeight * sourceWidth {
+            let fittedHeight = (sourceHeight * fitWidth + sourceWidth / 2) / sourceWidth
+            return (fitWidth, max(1, min(fittedHeight, sourceHeight)))
         } else {
-            let fittedWidth = (sourceWidth * height + sourceHeight / 2) / sourceHeight
-            return (max(1, min(fittedWidth, sourceWidth)), min(height, sourceHeight))
+            let fittedWidth = (sourceWidth * fitHeight + sourceHeight / 2) / sourceHeight
+            return (max(1, min(fittedWidth, sourceWidth)), fitHeight)
         }
     }
 }
