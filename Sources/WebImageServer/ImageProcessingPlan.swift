@@ -5,7 +5,8 @@ import WebImageCore
 public struct ImageProcessingPlan: Sendable {
     /// The thumbnail decoded (``ImageContext/thumbnail``); nil for the full size.
     public var thumbnail: ThumbnailSize?
-    /// In order: an enlarging resize, the rotation, the request's transformers, the blur.
+    /// In order: the resize (where the thumbnail does not do it all), the rotation, the
+    /// request's transformers, the blur, the `extend` padding.
     public var transformers: [any ImageTransformer]
     /// Encoder quality 0.01...1 (``EncodeOptions/quality``); nil for the encoder's default.
     public var quality: Double?
@@ -15,18 +16,17 @@ public struct ImageProcessingPlan: Sendable {
     public var outputExtension: String?
 
     /// The plan for `request`, plugin transformers made by `host`.
-    /// - Throws: ``ProcessingURLError`` `.unsupported` for a resize that the core cannot do
-    ///   with imgproxy's meaning yet (see docs/serving.md), `.invalidArgument` for parameters a
-    ///   plugin transformer refuses.
+    /// - Throws: ``ProcessingURLError`` `.invalidArgument` for parameters a plugin
+    ///   transformer refuses.
     public init(_ request: ProcessingRequest, host: PluginHost) throws(ProcessingURLError) {
         let options = request.options
-        var transformers: [any ImageTransformer] = []
-        thumbnail = nil
-        switch try Self.resize(options.resize) {
-        case .none: break
-        case .thumbnail(let size): thumbnail = size
-        case .transformer(let resizer): transformers.append(resizer)
-        }
+        // imgproxy sizes the result as shown after the rotation: a quarter turn swaps the box
+        // that the source is resized into before it turns.
+        var resize = options.resize
+        if options.rotation % 180 != 0 { swap(&resize.width, &resize.height) }
+        let resizing = Self.resize(resize)
+        thumbnail = resizing.thumbnail
+        var transformers = resizing.transformers
         if options.rotation != 0 {
             // imgproxy turns clockwise, RotationTransformer counter-clockwise.
             transformers.append(try! RotationTransformer(degrees: Double(360 - options.rotation), fitsSize: true))
@@ -49,6 +49,15 @@ public struct ImageProcessingPlan: Sendable {
             }
         }
         if let sigma = options.blurSigma { transformers.append(try! BlurTransformer(radius: sigma)) }
+        if options.resize.extends && (options.resize.width > 0 || options.resize.height > 0) {
+            // imgproxy pads with transparent pixels and flattens them onto the background when
+            // one is asked for; the padding here takes the background's colour at once.
+            let transparent = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+            transformers.append(
+                try! PaddingTransformer(
+                    width: options.resize.width, height: options.resize.height,
+                    color: options.background ?? transparent))
+        }
         self.transformers = transformers
         quality = options.quality.map { Double($0) / 100 }
         backgroundColor = options.background.map { color in
@@ -57,43 +66,28 @@ public struct ImageProcessingPlan: Sendable {
         outputExtension = request.outputExtension
     }
 
-    /// How a resize is done in the core.
-    private enum Resize {
-        case none
-        case thumbnail(ThumbnailSize)
-        case transformer(ResizingTransformer)
-    }
-
-    /// The core's way to do `resize`: a decode-time thumbnail where the source is never
-    /// enlarged (`fit`), a ``ResizingTransformer`` where it is (`enlarge`).
-    private static func resize(_ resize: ResizeOptions) throws(ProcessingURLError) -> Resize {
-        let unsupported = { (what: String) in ProcessingURLError(.unsupported, "\(what) is not supported yet") }
-        if resize.width == 0 && resize.height == 0 { return .none }
-        if resize.extends { throw unsupported("extend (padding the result to the requested size)") }
-        switch resize.type {
-        case .fillDown: throw unsupported("resizing type fill-down")
-        case .auto: throw unsupported("resizing type auto")
-        case .fit, .fill, .force: break
+    /// The decode-time thumbnail and the transformers that resize as `resize` says, with
+    /// imgproxy's meaning (``ResizeGeometry``).
+    private static func resize(_ resize: ResizeOptions) -> (
+        thumbnail: ThumbnailSize?, transformers: [any ImageTransformer]
+    ) {
+        if resize.width == 0 && resize.height == 0 { return (nil, []) }
+        var resize = resize
+        if resize.type != .force && (resize.width == 0 || resize.height == 0) {
+            // With a side 0, every type but force keeps the aspect ratio: a fit.
+            resize.type = .fit
         }
-        guard resize.width > 0 && resize.height > 0 else {
-            throw unsupported("a resize with the width or the height 0 (computed from the aspect ratio)")
+        if resize.type == .fit {
+            // The thumbnail is the whole fit of a larger source; the transformer enlarges a
+            // smaller one and leaves the thumbnail as it is.
+            let thumbnail = ThumbnailSize(width: resize.width, height: resize.height, preservesAspectRatio: true)
+            return (thumbnail, resize.enlarges ? [ImgproxyResizingTransformer(resize: resize)] : [])
         }
-        if !resize.enlarges {
-            guard resize.type == .fit else {
-                throw unsupported("resizing type \(resize.type.rawValue) without enlarge")
-            }
-            return .thumbnail(ThumbnailSize(width: resize.width, height: resize.height, preservesAspectRatio: true))
+        if (resize.type == .fill || resize.type == .force) && resize.enlarges && resize.width > 0 && resize.height > 0 {
+            // Exactly the box whatever the source's size.
+            let mode: ResizingTransformer.ScaleMode = resize.type == .fill ? .aspectFill : .fill
+            return (nil, [try! ResizingTransformer(width: resize.width, height: resize.height, scaleMode: mode)])
         }
-        let mode: ResizingTransformer.ScaleMode =
-            switch resize.type {
-            case .fit: .aspectFit
-            case .fill: .aspectFill
-            default: .fill
-            }
-        do throws(ImageTransformError) {
-            return .transformer(try ResizingTransformer(width: resize.width, height: resize.height, scaleMode: mode))
-        } catch {
-            throw ProcessingURLError(.invalidArgument, "invalid resize: \(error.message)")
-        }
+        return (nil, [ImgproxyResizingTransformer(resize: resize)])
     }
 }

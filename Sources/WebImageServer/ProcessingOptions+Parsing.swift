@@ -2,12 +2,13 @@ import WebImageCore
 
 /// imgproxy's options that this server takes.
 enum ImgproxyOption: String {
-    case resize, size, width, height, enlarge, quality, format, blur, rotate, background, preset, cachebuster
+    case resize, size, width, height, enlarge, extend, quality, format, blur, rotate, background, preset, cachebuster
 
     /// Each option by every spelling: its name and its aliases.
     static let byName: [String: ImgproxyOption] = [
         "resize": .resize, "rs": .resize, "size": .size, "s": .size, "width": .width, "w": .width,
-        "height": .height, "h": .height, "enlarge": .enlarge, "el": .enlarge, "quality": .quality, "q": .quality,
+        "height": .height, "h": .height, "enlarge": .enlarge, "el": .enlarge, "extend": .extend, "ex": .extend,
+        "quality": .quality, "q": .quality,
         "format": .format, "f": .format, "ext": .format, "blur": .blur, "bl": .blur, "rotate": .rotate,
         "rot": .rotate, "background": .background, "bg": .background, "preset": .preset, "pr": .preset,
         "cachebuster": .cachebuster, "cb": .cachebuster,
@@ -40,6 +41,17 @@ extension ProcessingOptions {
         case .width: resize.width = try Self.dimension(try Self.single(arguments, "WIDTH", invalid), invalid)
         case .height: resize.height = try Self.dimension(try Self.single(arguments, "HEIGHT", invalid), invalid)
         case .enlarge: resize.enlarges = try Self.flag(try Self.single(arguments, "1|0", invalid), invalid)
+        case .extend:
+            guard (1...2).contains(arguments.count), !arguments[0].isEmpty else {
+                throw invalid("expected extend:1|0[:ce]")
+            }
+            resize.extends = try Self.flag(arguments[0], invalid)
+            if arguments.count == 2 && !arguments[1].isEmpty && arguments[1] != "ce" {
+                guard Self.gravities.contains(arguments[1]) else { throw invalid("'\(arguments[1])' is not a gravity") }
+                throw ProcessingURLError(
+                    .unsupported,
+                    "invalid option '\(text)': extending with a gravity other than ce is not supported yet")
+            }
         case .quality:
             guard let value = Int(try Self.single(arguments, "QUALITY", invalid)), (0...100).contains(value) else {
                 throw invalid("the quality is a whole number from 0 to 100")
@@ -94,6 +106,9 @@ extension ProcessingOptions {
             }
         }
     }
+
+    /// imgproxy's gravities that `extend` takes; only `ce`, the centre, is done.
+    private static let gravities: Set = ["ce", "no", "so", "ea", "we", "noea", "nowe", "soea", "sowe"]
 
     /// The one non-empty argument of an option that takes exactly one.
     private static func single(

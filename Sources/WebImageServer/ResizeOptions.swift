@@ -23,7 +23,8 @@ public struct ResizeOptions: Sendable, Equatable {
     public var height = 0
     /// Whether a source smaller than the box is enlarged. Default false.
     public var enlarges = false
-    /// Whether a result smaller than the box is padded to it. Default false.
+    /// Whether a result smaller than the box is padded to it, centred, in the background
+    /// colour (transparent without one). Default false.
     public var extends = false
 
     public init() {}

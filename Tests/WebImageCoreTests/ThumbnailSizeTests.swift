@@ -31,4 +31,19 @@ import WebImageCore
         let box = ThumbnailSize(width: 10, height: 10)
         #expect(box.targetSize(sourceWidth: 10000, sourceHeight: 1) == (10, 1))
     }
+
+    @Test func aSideOfZeroDoesNotLimit() {
+        #expect(ThumbnailSize(width: 400, height: 0).targetSize(sourceWidth: 4000, sourceHeight: 3000) == (400, 300))
+        #expect(ThumbnailSize(width: 0, height: 300).targetSize(sourceWidth: 4000, sourceHeight: 3000) == (400, 300))
+        #expect(ThumbnailSize(width: 0, height: 300).targetSize(sourceWidth: 200, sourceHeight: 100) == (200, 100))
+        #expect(ThumbnailSize(width: 0, height: 0).targetSize(sourceWidth: 200, sourceHeight: 100) == (200, 100))
+        #expect(
+            ThumbnailSize(width: 400, height: 0, preservesAspectRatio: false).targetSize(
+                sourceWidth: 4000, sourceHeight: 3000) == (400, 3000))
+    }
+
+    @Test func hugeBoxesDoNotOverflow() {
+        #expect(ThumbnailSize(width: 10, height: Int.max).targetSize(sourceWidth: 400, sourceHeight: 200) == (10, 5))
+        #expect(ThumbnailSize(width: Int.max, height: 20).targetSize(sourceWidth: 400, sourceHeight: 200) == (40, 20))
+    }
 }

@@ -33,9 +33,8 @@ struct ImageProcessingPlanTests {
     }
 
     @Test(
-        "enlarging resizes are resizing transformers; rotation, transformers and blur follow in that order",
+        "enlarging fills and forces are resizing transformers; rotation, transformers and blur follow in that order",
         arguments: [
-            ("rs:fit:256:128:1", "Resize(256x128,fit)"),
             ("rs:fill:256:128:1", "Resize(256x128,fill-crop)"),
             ("rs:force:256:128:1", "Resize(256x128,fill)"),
             ("rot:90", "Rotate(270,fit)"),
@@ -57,17 +56,46 @@ struct ImageProcessingPlanTests {
     }
 
     @Test(
-        "what the core cannot do with imgproxy's meaning yet is one unsupported error",
+        "a fit with one side 0 is a thumbnail; with enlarge, a transformer enlarges what the thumbnail leaves smaller",
         arguments: [
-            ("rs:fill-down:10:10", "resizing type fill-down is not supported yet"),
-            ("rs:auto:10:10", "resizing type auto is not supported yet"),
-            ("rs:fill:10:10", "resizing type fill without enlarge is not supported yet"),
-            ("rs:force:10:10", "resizing type force without enlarge is not supported yet"),
-            ("w:100", "a resize with the width or the height 0 (computed from the aspect ratio) is not supported yet"),
-            ("rs:fit:10:10:0:1", "extend (padding the result to the requested size) is not supported yet"),
+            ("w:100", ThumbnailSize(width: 100, height: 0), ""),
+            ("rs:fill:0:300", ThumbnailSize(width: 0, height: 300), ""),
+            ("rs:auto:100:0:1", ThumbnailSize(width: 100, height: 0), "ImgproxyResize(fit,100x0,enlarge)"),
+            ("rs:fit:256:128:1", ThumbnailSize(width: 256, height: 128), "ImgproxyResize(fit,256x128,enlarge)"),
+            ("rs:fit:256:128/rot:90", ThumbnailSize(width: 128, height: 256), "Rotate(270,fit)"),
         ])
-    func unsupported(options: String, message: String) throws {
-        #expect(throws: ProcessingURLError(.unsupported, message)) { try plan(options) }
+    func fitThumbnails(options: String, thumbnail: ThumbnailSize, key: String) throws {
+        let plan = try plan(options)
+        #expect(plan.thumbnail == thumbnail)
+        #expect(TransformerPipeline(plan.transformers).transformerKey == key)
+    }
+
+    @Test(
+        "resizes whose size depends on the source's are done after decoding; extend pads last",
+        arguments: [
+            ("rs:fill:10:20", "ImgproxyResize(fill,10x20)"),
+            ("rs:fill-down:10:20:1", "ImgproxyResize(fill-down,10x20,enlarge)"),
+            ("rs:force:10:0:1", "ImgproxyResize(force,10x0,enlarge)"),
+            ("rs:auto:10:20", "ImgproxyResize(auto,10x20)"),
+            ("rs:force:10:20/ex:1/bl:2", "ImgproxyResize(force,10x20)-Blur(2)-Pad(10x20,#00000000)"),
+            ("rs:fill:10:20:1:1/bg:ff0000", "Resize(10x20,fill-crop)-Pad(10x20,#FF0000FF)"),
+        ])
+    func sourceDependentResizes(options: String, key: String) throws {
+        let plan = try plan(options)
+        #expect(plan.thumbnail == nil)
+        #expect(TransformerPipeline(plan.transformers).transformerKey == key)
+    }
+
+    @Test("extend takes imgproxy's centre gravity only")
+    func extendGravity() throws {
+        #expect(try plan("ex:1:ce/w:10").transformers.last?.transformerKey == "Pad(10x0,#00000000)")
+        #expect(
+            throws: ProcessingURLError(
+                .unsupported, "invalid option 'ex:1:no': extending with a gravity other than ce is not supported yet")
+        ) { try plan("ex:1:no") }
+        #expect(
+            throws: ProcessingURLError(.invalidArgument, "invalid option 'ex:1:up': 'up' is not a gravity")
+        ) { try plan("ex:1:up") }
     }
 
     @Test("a plugin transformer that no plugin in the host makes is an invalid option")

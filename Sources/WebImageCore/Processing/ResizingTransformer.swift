@@ -55,17 +55,7 @@ public struct ResizingTransformer: ImageTransformer {
         case .aspectFit:
             let (fittedWidth, fittedHeight) = fittedSize(imageWidth: image.width, imageHeight: image.height)
             let fitted = try resize(image, width: fittedWidth, height: fittedHeight)
-            if fittedWidth == width, fittedHeight == height { return fitted }
-            let canvas = try TransformCanvas.make(width: width, height: height, like: image)
-            TransformCanvas.clear(canvas)
-            let left = (width - fittedWidth) / 2
-            let top = (height - fittedHeight) / 2
-            let rowBytes = fittedWidth * image.format.bytesPerPixel
-            for y in 0..<fittedHeight {
-                (canvas.row(top + y) + left * image.format.bytesPerPixel).copyMemory(
-                    from: fitted.row(y), byteCount: rowBytes)
-            }
-            return canvas
+            return try PaddingTransformer(width: width, height: height).transform(fitted)
         }
     }
 
