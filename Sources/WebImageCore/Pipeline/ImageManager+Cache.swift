@@ -47,7 +47,8 @@ extension ImageManager {
         let payload: DecodedPayload?
         do {
             payload = try await decodedCachedBytes(
-                bytes, key: identity(imageCache) + "|" + lookupKey, plan: plan, spec: spec, relay: relay)
+                bytes, key: plan.cachedDecodeKey(cache: imageCache, key: lookupKey, spec: spec), plan: plan,
+                relay: relay)
         } catch  where error.kind == .cancelled {
             throw error
         } catch {
