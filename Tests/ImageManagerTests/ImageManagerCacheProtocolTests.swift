@@ -34,6 +34,22 @@ struct ImageManagerCacheProtocolTests {
         return (ImageCachesManager(caches: caches), caches[1], folders)
     }
 
+    /// A ``ForwardingCache`` over an ``ImageCache`` in a fresh folder.
+    static func forwarding(_ harness: ManagerHarness) throws -> (ForwardingCache, ImageCache, TemporaryDirectory) {
+        let folder = try TemporaryDirectory()
+        var configuration = ImageCacheConfiguration()
+        configuration.directory = folder.path
+        let inner = try ImageCache(host: harness.host, coders: harness.manager.coders, configuration: configuration)
+        return (ForwardingCache(inner: inner), inner, folder)
+    }
+
+    /// A context whose image cache is `cache`.
+    static func context(_ cache: any ImageCaching) -> ImageContext {
+        var context = ImageContext()
+        context.imageCache = cache
+        return context
+    }
+
     /// The fields of the last nginx log line for `name`: uri, accept, if-none-match, status.
     static func lastRequest(_ harness: ManagerHarness, _ name: String, count: Int) -> [Substring] {
         harness.requests(name, atLeast: count).last?.split(separator: "|", omittingEmptySubsequences: false) ?? []
@@ -122,13 +138,8 @@ struct ImageManagerCacheProtocolTests {
     @Test("a cache with only the required methods: stores go to disk without validators; refresh downloads in full")
     func protocolDefaults() async throws {
         let harness = try ManagerHarness()
-        let folder = try TemporaryDirectory()
-        var configuration = ImageCacheConfiguration()
-        configuration.directory = folder.path
-        let inner = try ImageCache(host: harness.host, coders: harness.manager.coders, configuration: configuration)
-        let cache = ForwardingCache(inner: inner)
-        var context = ImageContext()
-        context.imageCache = cache
+        let (cache, inner, folder) = try Self.forwarding(harness)
+        let context = Self.context(cache)
         let url = harness.url("icon.png")
         _ = try await harness.manager.image(for: url, options: .waitStoreCache, context: context)
         let stored = try inner.disk.entry(forKey: url.absoluteString)
@@ -145,6 +156,7 @@ struct ImageManagerCacheProtocolTests {
         #expect(events.map(\.cacheType) == [.memory, .none])
         let last = Self.lastRequest(harness, "icon.png", count: 2)
         #expect(last.count == 4 && last[2] == "-" && last[3] == "200", "\(last)")
+        _ = folder
     }
 
     @Test(
@@ -153,8 +165,7 @@ struct ImageManagerCacheProtocolTests {
     func chainAnswersOnTheCallersThread() async throws {
         let harness = try ManagerHarness()
         let (chain, upper, folders) = try Self.chain(harness)
-        var context = ImageContext()
-        context.imageCache = chain
+        let context = Self.context(chain)
         let url = harness.url("icon.png")
         _ = try await harness.manager.image(for: url, options: .waitStoreCache, context: context)
         let fromMemory = Recorder()
@@ -180,12 +191,8 @@ struct ImageManagerCacheProtocolTests {
     )
     func protocolDefaultsReadTheStoredBytes() async throws {
         let harness = try ManagerHarness()
-        let folder = try TemporaryDirectory()
-        var configuration = ImageCacheConfiguration()
-        configuration.directory = folder.path
-        let inner = try ImageCache(host: harness.host, coders: harness.manager.coders, configuration: configuration)
-        var context = ImageContext()
-        context.imageCache = ForwardingCache(inner: inner)
+        let (cache, inner, folder) = try Self.forwarding(harness)
+        let context = Self.context(cache)
         let icon = harness.url("icon.png")
         _ = try await harness.manager.image(for: icon, options: .waitStoreCache, context: context)
         let memoryHit = try await harness.manager.image(for: icon, options: .queryMemoryData, context: context)
@@ -201,5 +208,6 @@ struct ImageManagerCacheProtocolTests {
         #expect(diskHit.frameCount == downloaded.frameCount && diskHit.frameCount > 1)
         #expect(diskHit.animation?.frames.count == downloaded.frameCount)
         #expect(harness.requests("anim.gif", atLeast: 1).count == 1)
+        _ = folder
     }
 }
