@@ -34,6 +34,22 @@ struct ImageManagerCacheProtocolTests {
         return (ImageCachesManager(caches: caches), caches[1], folders)
     }
 
+    /// A ``ForwardingCache`` over an ``ImageCache`` in a fresh folder.
+    static func forwarding(_ harness: ManagerHarness) throws -> (ForwardingCache, ImageCache, TemporaryDirectory) {
+        let folder = try TemporaryDirectory()
+        var configuration = ImageCacheConfiguration()
+        configuration.directory = folder.path
+        let inner = try ImageCache(host: harness.host, coders: harness.manager.coders, configuration: configuration)
+        return (ForwardingCache(inner: inner), inner, folder)
+    }
+
+    /// A context whose image cache is `cache`.
+    static func context(_ cache: any ImageCaching) -> ImageContext {
+        var context = ImageContext()
+        context.imageCache = cache
+        return context
+    }
+
     /// The fields of the last nginx log line for `name`: uri, accept, if-none-match, status.
     static func lastRequest(_ harness: ManagerHarness, _ name: String, count: Int) -> [Substring] {
         harness.requests(name, atLeast: count).last?.split(separator: "|", omittingEmptySubsequences: false) ?? []
@@ -122,13 +138,8 @@ struct ImageManagerCacheProtocolTests {
     @Test("a cache with only the required methods: stores go to disk without validators; refresh downloads in full")
     func protocolDefaults() async throws {
         let harness = try ManagerHarness()
-        let folder = try TemporaryDirectory()
-        var configuration = ImageCacheConfiguration()
-        configuration.directory = folder.path
-        let inner = try ImageCache(host: harness.host, coders: harness.manager.coders, configuration: configuration)
-        let cache = ForwardingCache(inner: inner)
-        var context = ImageContext()
-        context.imageCache = cache
+        let (cache, inner, folder) = try Self.forwarding(harness)
+        let context = Self.context(cache)
         let url = harness.url("icon.png")
         _ = try await harness.manager.image(for: url, options: .waitStoreCache, context: context)
         let stored = try inner.disk.entry(forKey: url.absoluteString)
@@ -145,5 +156,58 @@ struct ImageManagerCacheProtocolTests {
         #expect(events.map(\.cacheType) == [.memory, .none])
         let last = Self.lastRequest(harness, "icon.png", count: 2)
         #expect(last.count == 4 && last[2] == "-" && last[3] == "200", "\(last)")
+        _ = folder
+    }
+
+    @Test(
+        "a cache chain answers query-memory-data-sync and query-disk-data-sync before load returns; the disk hit fills memory"
+    )
+    func chainAnswersOnTheCallersThread() async throws {
+        let harness = try ManagerHarness()
+        let (chain, upper, folders) = try Self.chain(harness)
+        let context = Self.context(chain)
+        let url = harness.url("icon.png")
+        _ = try await harness.manager.image(for: url, options: .waitStoreCache, context: context)
+        let fromMemory = Recorder()
+        harness.manager.load(url, options: .queryMemoryDataSync, context: context, completed: fromMemory.completed)
+        #expect(fromMemory.completions.count == 1)
+        #expect(fromMemory.completions.first?.value?.cacheType == .memory)
+
+        upper.clearMemory()
+        let fromDisk = Recorder()
+        harness.manager.load(url, options: .queryDiskDataSync, context: context, completed: fromDisk.completed)
+        #expect(fromDisk.completions.count == 1)
+        let hit = fromDisk.completions.first?.value
+        #expect(hit?.cacheType == .disk && hit?.image?.width == 64)
+        #expect(hit?.data.map([UInt8].init) == harness.images["icon.png"])
+        #expect(upper.imageFromMemory(forKey: url.absoluteString)?.width == 64)
+        await harness.manager.waitUntilIdle()
+        #expect(harness.requests("icon.png", atLeast: 1).count == 1)
+        _ = folders
+    }
+
+    @Test(
+        "a cache with only the required methods: query-memory-data reads the stored bytes; a disk hit is decoded as the request says (all frames)"
+    )
+    func protocolDefaultsReadTheStoredBytes() async throws {
+        let harness = try ManagerHarness()
+        let (cache, inner, folder) = try Self.forwarding(harness)
+        let context = Self.context(cache)
+        let icon = harness.url("icon.png")
+        _ = try await harness.manager.image(for: icon, options: .waitStoreCache, context: context)
+        let memoryHit = try await harness.manager.image(for: icon, options: .queryMemoryData, context: context)
+        #expect(memoryHit.cacheType == .memory)
+        #expect(memoryHit.data.map([UInt8].init) == harness.images["icon.png"])
+
+        let animation = harness.url("anim.gif")
+        let downloaded = try await harness.manager.image(
+            for: animation, options: [.preloadAllFrames, .waitStoreCache], context: context)
+        inner.clearMemory()
+        let diskHit = try await harness.manager.image(for: animation, options: .preloadAllFrames, context: context)
+        #expect(diskHit.cacheType == .disk)
+        #expect(diskHit.frameCount == downloaded.frameCount && diskHit.frameCount > 1)
+        #expect(diskHit.animation?.frames.count == downloaded.frameCount)
+        #expect(harness.requests("anim.gif", atLeast: 1).count == 1)
+        _ = folder
     }
 }

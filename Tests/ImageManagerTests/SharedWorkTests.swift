@@ -14,7 +14,7 @@ struct SharedWorkTests {
     func finishedReleasesHandlers() {
         weak var heldByHandlers: Held?
         weak var intermediate: Held?
-        let work = SharedWork<Held>(key: "k") { _ in }
+        let work = SharedWork<Held> { _ in }
         _ = work.add(priority: .normal) { _ in }
         do {
             let held = Held()
@@ -35,7 +35,7 @@ struct SharedWorkTests {
     func lastLeaverReleasesHandlers() {
         weak var released: Held?
         let cancels = Atomic<Int>(0)
-        let work = SharedWork<Held>(key: "k") { _ in }
+        let work = SharedWork<Held> { _ in }
         let first = work.add(priority: .normal) { _ in }!
         let second = work.add(priority: .high) { _ in }!
         do {
@@ -59,7 +59,7 @@ struct SharedWorkTests {
     func lateHandlersNotKept() {
         weak var released: Held?
         let cancels = Atomic<Int>(0)
-        let work = SharedWork<Held>(key: "k") { _ in }
+        let work = SharedWork<Held> { _ in }
         _ = work.add(priority: .normal) { _ in }
         work.send(.finished(.success(nil)))
         do {

@@ -25,10 +25,10 @@ extension ImageCache {
 
     /// Queues the store of encoded `bytes` (stored as they are, without a copy into `Data`)
     /// and `extendedData` (nil: none) on disk for `key` on the I/O queue and returns at once;
-    /// `completion` runs on that queue once the store ended, with its error or nil.
-    func storeInBackground(
+    /// `completion` runs on that queue once the store ended, with its ``CacheError`` or nil.
+    public func storeInBackground(
         bytes: [UInt8], extendedData: Data?, forKey key: String,
-        completion: @escaping @Sendable (CacheError?) -> Void
+        completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
         let disk = disk
         ioQueue.async {

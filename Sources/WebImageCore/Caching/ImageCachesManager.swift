@@ -42,6 +42,9 @@ public final class ImageCachesManager: ImageCaching {
         }
     }
 
+    /// The caches a lookup asks one after another: the query policy's, a concurrent one serially.
+    private var askedInTurn: [any ImageCaching] { targets(queryPolicy == .concurrent ? .serial : queryPolicy) }
+
     /// Runs `body` on each cache of `policy`: one after another, or all at once for `.concurrent`.
     private func each(_ policy: Policy, _ body: @escaping @Sendable (any ImageCaching) async throws -> Void)
         async throws
@@ -88,10 +91,64 @@ public final class ImageCachesManager: ImageCaching {
 
     /// The first extended data found, asking one cache after another in the query policy's order.
     public func extendedData(forKey key: String) async throws -> Data? {
-        for cache in targets(queryPolicy == .concurrent ? .serial : queryPolicy) {
+        for cache in askedInTurn {
             if let found = try await cache.extendedData(forKey: key) { return found }
         }
         return nil
+    }
+
+    /// The first image found in memory, asking one cache after another in the query policy's order.
+    public func imageFromMemory(forKey key: String) -> DecodedImage? {
+        for cache in askedInTurn {
+            if let found = cache.imageFromMemory(forKey: key) { return found }
+        }
+        return nil
+    }
+
+    /// Keeps `image` in memory in every cache of the store policy.
+    public func storeInMemory(_ image: DecodedImage, forKey key: String) {
+        for cache in targets(storePolicy) { cache.storeInMemory(image, forKey: key) }
+    }
+
+    /// The first disk entry found, asking one cache after another in the query policy's order.
+    public func diskEntry(forKey key: String) async throws -> DiskCacheEntry? {
+        for cache in askedInTurn {
+            if let found = try await cache.diskEntry(forKey: key) { return found }
+        }
+        return nil
+    }
+
+    /// The first disk entry found on the calling thread, asking one cache after another in the
+    /// query policy's order.
+    public func diskEntryNow(forKey key: String) throws -> DiskCacheEntry? {
+        for cache in askedInTurn {
+            if let found = try cache.diskEntryNow(forKey: key) { return found }
+        }
+        return nil
+    }
+
+    /// Starts the store on every cache of the store policy at once; `completion` runs once,
+    /// after the last, with the first error or nil.
+    public func storeInBackground(
+        bytes: [UInt8], extendedData: Data?, forKey key: String,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        let caches = targets(storePolicy)
+        guard !caches.isEmpty else {
+            completion(nil)
+            return
+        }
+        let state = TrackedMutex<(left: Int, error: (any Error)?)>((caches.count, nil))
+        for cache in caches {
+            cache.storeInBackground(bytes: bytes, extendedData: extendedData, forKey: key) { error in
+                let (done, first) = state.withLock { state -> (Bool, (any Error)?) in
+                    state.left -= 1
+                    if state.error == nil { state.error = error }
+                    return (state.left == 0, state.error)
+                }
+                if done { completion(first) }
+            }
+        }
     }
 
     public func remove(_ key: String, fromDisk: Bool = true) async throws {
@@ -108,7 +165,7 @@ public final class ImageCachesManager: ImageCaching {
 
     /// The first answer other than `.none`, asking as the query policy says.
     public func contains(_ key: String) async throws -> ImageCacheType {
-        for cache in targets(queryPolicy == .concurrent ? .serial : queryPolicy) {
+        for cache in askedInTurn {
             let found = try await cache.contains(key)
             if found != .none { return found }
         }

@@ -1,6 +1,6 @@
 /// A thumbnail request, as in SDWebImage's `thumbnailPixelSize` and
 /// `preserveAspectRatio` context options.
-public struct ThumbnailSize: Sendable, Equatable {
+public struct ThumbnailSize: Sendable, Hashable {
     /// Box width in pixels (as shown, after orientation); 0 for no limit.
     public var width: Int
     /// Box height in pixels (as shown, after orientation); 0 for no limit.

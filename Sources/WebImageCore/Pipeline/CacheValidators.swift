@@ -3,7 +3,7 @@ import Foundation
 /// The HTTP validators of a cached download (`ETag`, `Last-Modified`), kept in the disk
 /// cache's extended data as `etag\nlast-modified` so a refresh can ask the server whether
 /// the copy is current.
-struct CacheValidators: Sendable, Equatable {
+struct CacheValidators: Sendable, Hashable {
     var etag: String?
     var lastModified: String?
 
@@ -23,9 +23,6 @@ struct CacheValidators: Sendable, Equatable {
     }
 
     var extendedData: Data { Data("webimage-validators-1\n\(etag ?? "")\n\(lastModified ?? "")".utf8) }
-
-    /// What a conditional download adds to the keys of the work it shares: `|v<etag>|<last-modified>`.
-    var workKey: String { "|v\(etag ?? "")|\(lastModified ?? "")" }
 
     var downloadValidators: DownloadRequest.Validators {
         DownloadRequest.Validators(etag: etag, lastModified: lastModified)

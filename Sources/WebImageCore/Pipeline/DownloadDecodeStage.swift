@@ -38,7 +38,7 @@ final class DownloadDecodeStage: Sendable {
 
     /// Joins (or starts, with `startDownload`) the download `key` of `downloads`.
     func start(
-        downloads: WorkRegistry<DownloadedData>, key: String,
+        downloads: WorkRegistry<ImageRequestKeys.Download, DownloadedData>, key: ImageRequestKeys.Download,
         startDownload: (SharedWork<DownloadedData>) -> Void
     ) {
         let subscription = downloads.subscribe(

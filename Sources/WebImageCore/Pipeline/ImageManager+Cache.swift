@@ -9,37 +9,28 @@ extension ImageManager {
         var cacheType: ImageCacheType
     }
 
-    /// The image stored under `memoryKey` in memory, else the bytes under `lookupKey` on disk
-    /// decoded as `spec` says (then kept in memory when `type` includes it); nil for a miss.
-    /// Disk bytes no coder decodes are a miss.
+    /// The image stored under `memoryKey` in memory (a memory-only ``ImageCaching/query(_:options:)``),
+    /// else the bytes under `lookupKey` on disk (``ImageCaching/diskEntry(forKey:)``) decoded as
+    /// `spec` says, then kept in memory when `type` includes it; nil for a miss. Disk bytes no
+    /// coder decodes are a miss.
     func lookup(
         _ plan: ImageRequestPlan, in cache: any ImageCaching, lookupKey: String, memoryKey: String,
         spec: ImageRequestPlan.DecodeSpec, type: ImageCacheType, relay: PriorityRelay
     ) async throws(ImageManagerError) -> CacheHit? {
         counters.countCacheQuery()
-        guard let imageCache = cache as? ImageCache else {
-            let query = ImageCacheQuery(
-                memoryOnly: type == .memory, firstFrameOnly: spec.firstFrameOnly, thumbnail: spec.thumbnail,
-                maxPixelCount: spec.scaleDownPixelLimit, diskOnly: type == .disk)
-            guard let found = try? await cache.query(lookupKey, options: query) else {
-                try Task.checkCancellation(or: ImageManagerError.cancelled)
-                return nil
-            }
-            return CacheHit(
-                payload: DecodedPayload(image: found.image, animation: nil, frameCount: found.image.frameCountGuess),
-                data: found.data, cacheType: found.cacheType)
-        }
-        if type.includesMemory, let image = imageCache.imageFromMemory(forKey: memoryKey) {
+        if type.includesMemory,
+            let image = try? await cache.query(memoryKey, options: ImageCacheQuery(memoryOnly: true))?.image
+        {
             var data: Data?
             if plan.options.contains(.queryMemoryData) {
-                data = try? await imageCache.diskEntry(forKey: lookupKey)?.data
+                data = try? await cache.diskEntry(forKey: lookupKey)?.data
             }
             return CacheHit(
                 payload: DecodedPayload(image: image, animation: nil, frameCount: image.frameCountGuess), data: data,
                 cacheType: .memory)
         }
         guard type.includesDisk else { return nil }
-        guard let entry = try? await imageCache.diskEntry(forKey: lookupKey) else {
+        guard let entry = try? await cache.diskEntry(forKey: lookupKey) else {
             try Task.checkCancellation(or: ImageManagerError.cancelled)
             return nil
         }
@@ -47,14 +38,16 @@ extension ImageManager {
         let payload: DecodedPayload?
         do {
             payload = try await decodedCachedBytes(
-                bytes, key: identity(imageCache) + "|" + lookupKey, plan: plan, spec: spec, relay: relay)
+                bytes, key: plan.cachedDecodeKey(cache: cache, key: lookupKey, spec: spec), plan: plan, relay: relay)
         } catch  where error.kind == .cancelled {
             throw error
         } catch {
             return nil
         }
         guard let payload else { return nil }
-        if type.includesMemory, let image = payload.image { imageCache.storeInMemory(image, forKey: memoryKey) }
+        if type.includesMemory, let image = payload.image {
+            try? await cache.store(image, data: nil, forKey: memoryKey, cacheType: .memory)
+        }
         return CacheHit(payload: payload, data: entry.data, cacheType: .disk)
     }
 
@@ -63,8 +56,7 @@ extension ImageManager {
     func memoryHitNow(_ plan: ImageRequestPlan) -> ImageResult? {
         guard !plan.options.contains(.fromLoaderOnly), !plan.options.contains(.refreshCached),
             !plan.options.contains(.queryMemoryData), plan.queryCacheType.includesMemory,
-            let key = plan.finalKey, let cache = plan.cache as? ImageCache,
-            let image = cache.imageFromMemory(forKey: key)
+            let key = plan.finalKey, let image = plan.cache?.imageFromMemory(forKey: key)
         else { return nil }
         counters.countCacheQuery()
         return ImageResult(
@@ -77,7 +69,7 @@ extension ImageManager {
     func diskHitNow(_ plan: ImageRequestPlan) -> ImageResult? {
         guard !plan.options.contains(.fromLoaderOnly), !plan.options.contains(.refreshCached),
             plan.queryCacheType.includesDisk, let baseKey = plan.baseKey, let key = plan.finalKey,
-            let cache = plan.cache as? ImageCache
+            let cache = plan.cache
         else { return nil }
         counters.countCacheQuery()
         let lookupKey = plan.chain.isEmpty ? baseKey : key
@@ -101,9 +93,10 @@ extension ImageManager {
     /// original store cache type when a transformer runs. Failures are not the request's: they
     /// are counted (``PipelineCounters/storeFailures``).
     ///
-    /// When ``storesOriginalWithoutTask(_:)``, the downloaded bytes themselves (not a copy) are
-    /// queued for the disk on the cache's I/O queue and counted as background work until
-    /// written, and the call never suspends; otherwise the write is awaited.
+    /// When ``storesOriginalWithoutTask(_:)``, the downloaded bytes themselves are handed to the
+    /// cache's background store (``ImageCaching/storeInBackground(bytes:extendedData:forKey:completion:)``;
+    /// an ``ImageCache`` queues them on its I/O queue without a copy) and counted as background
+    /// work until written; otherwise the write is awaited.
     func storeOriginal(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) async {
         let transforming = !plan.chain.isEmpty
         guard let baseKey = plan.baseKey, let originalKey = plan.originalKey,
@@ -112,23 +105,17 @@ extension ImageManager {
         let type = transforming ? plan.originalStoreCacheType : plan.storeCacheType
         if type.includesMemory, let image = payload.image {
             counters.countStore()
-            if let imageCache = cache as? ImageCache {
-                imageCache.storeInMemory(image, forKey: originalKey)
-            } else {
-                await countingFailure {
-                    try await cache.store(image, data: nil, forKey: originalKey, cacheType: .memory)
-                }
-            }
+            await countingFailure { try await cache.store(image, data: nil, forKey: originalKey, cacheType: .memory) }
         }
         guard type.includesDisk else { return }
         let extendedData = CacheValidators(response: download.response)?.extendedData
-        if storesOriginalWithoutTask(plan), let imageCache = cache as? ImageCache {
-            // The downloaded bytes go to the disk cache as they are, without a copy.
+        if storesOriginalWithoutTask(plan) {
+            // The downloaded bytes go to the disk cache as they are, without a copy where it can.
             counters.countStore()
             let background = background
             let counters = counters
             background.begin()
-            imageCache.storeInBackground(bytes: download.data, extendedData: extendedData, forKey: baseKey) { error in
+            cache.storeInBackground(bytes: download.data, extendedData: extendedData, forKey: baseKey) { error in
                 if let error { counters.countStoreFailure(error) }
                 background.end()
             }
@@ -144,26 +131,22 @@ extension ImageManager {
     }
 
     /// True when the flow stores the original itself, without a task, before completing: an
-    /// untransformed image in an ``ImageCache`` (memory at once, the disk write queued) without
+    /// untransformed image (memory at once, the disk write started in the background) without
     /// a cache serializer (whose code stays off the request's way) and without
     /// ``ImageManagerOptions/waitStoreCache``.
     func storesOriginalWithoutTask(_ plan: ImageRequestPlan) -> Bool {
-        plan.chain.isEmpty && plan.serializer == nil && plan.cache is ImageCache
-            && !plan.options.contains(.waitStoreCache)
+        plan.chain.isEmpty && plan.serializer == nil && !plan.options.contains(.waitStoreCache)
     }
 
     /// Stores a transformed image under the final key in the store cache type, encoded for
-    /// disk with the context's encode options (or the serializer, or the cache's own encoding).
+    /// disk with the serializer, else the context's encode options, else by the cache itself
+    /// (``ImageCaching/store(_:data:forKey:cacheType:)`` without data; ``ImageCache/encode(_:)``).
     func storeTransformed(_ plan: ImageRequestPlan, image: DecodedImage) async {
         guard let key = plan.finalKey, let cache = plan.cache else { return }
         let type = plan.storeCacheType
         if type.includesMemory {
             counters.countStore()
-            if let imageCache = cache as? ImageCache {
-                imageCache.storeInMemory(image, forKey: key)
-            } else {
-                await countingFailure { try await cache.store(image, data: nil, forKey: key, cacheType: .memory) }
-            }
+            await countingFailure { try await cache.store(image, data: nil, forKey: key, cacheType: .memory) }
         }
         guard type.includesDisk else { return }
         var bytes: Data?
@@ -172,16 +155,10 @@ extension ImageManager {
             guard bytes != nil else { return }
         } else if let options = plan.encodeOptions {
             bytes = try? Data(plan.coders.encode(image.pixels, options: options))
-        } else if let imageCache = cache as? ImageCache {
-            bytes = try? imageCache.encode(image)
         }
         counters.countStore()
         if let bytes {
-            if let imageCache = cache as? ImageCache {
-                await countingFailure { try await imageCache.storeData(bytes, extendedData: nil, forKey: key) }
-            } else {
-                await countingFailure { try await cache.store(nil, data: bytes, forKey: key, cacheType: .disk) }
-            }
+            await countingFailure { try await cache.storeData(bytes, extendedData: nil, forKey: key) }
         } else {
             await countingFailure { try await cache.store(image, data: nil, forKey: key, cacheType: .disk) }
         }

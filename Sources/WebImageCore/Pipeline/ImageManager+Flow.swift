@@ -55,7 +55,7 @@ extension ImageManager {
                     type: plan.originalQueryCacheType, relay: relay)
             {
                 // The transformed image is missing but the original is cached: transform it.
-                let sourceKey = identity(cache) + "|" + originalKey + "|d" + plan.decode.key
+                let sourceKey = plan.cachedDecodeKey(cache: cache, key: originalKey, spec: plan.decode)
                 let output = try await transformed(
                     plan, count: plan.chain.count, source: .cached(hit.payload, key: sourceKey), relay: relay,
                     forward: forward)

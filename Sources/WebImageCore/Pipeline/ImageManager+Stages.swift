@@ -8,16 +8,11 @@ extension ImageManager {
     enum TransformSource: Sendable {
         /// Downloaded (conditionally with validators) and decoded.
         case download(CacheValidators?)
-        /// An image already decoded (a cached original), named by `key`.
-        case cached(DecodedPayload, key: String)
+        /// An image already decoded (a cached original), named by the key of its decode.
+        case cached(DecodedPayload, key: ImageRequestKeys.Decode)
     }
 
     // MARK: download
-
-    /// The download work's key: one download per (URL, loader options, validators).
-    func downloadKey(_ plan: ImageRequestPlan, validators: CacheValidators?) -> String {
-        plan.downloadKey + (validators?.workKey ?? "")
-    }
 
     /// Starts the download work of the plan's URL (once the manager's ``DownloadAdmission``
     /// has room, when it bounds downloads): the downloader's transfer, whose bytes, progress and
@@ -89,8 +84,9 @@ extension ImageManager {
         _ plan: ImageRequestPlan, validators: CacheValidators?, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
     ) async throws(ImageManagerError) -> DecodedPayload? {
-        let key = decodeWorkKey(plan, validators: validators)
-        return try await StageAwaiter.value(of: decodes, key: key, relay: relay, forward: forward) { work in
+        return try await StageAwaiter.value(
+            of: decodes, key: plan.decodeKey(validators: validators), relay: relay, forward: forward
+        ) { work in
             let progressive =
                 plan.options.contains(.progressiveLoad) && !plan.decode.avoidDecode
                 ? ProgressiveDecoder(
@@ -106,23 +102,20 @@ extension ImageManager {
                 payload.download = download
                 return payload
             }
-            stage.start(downloads: downloads, key: downloadKey(plan, validators: validators)) { download in
+            stage.start(downloads: downloads, key: plan.downloadKey(validators: validators)) { download in
                 startDownload(plan, validators: validators, work: download)
             }
             work.setHandlers(cancel: { stage.cancel() }, priority: { stage.setPriority($0) })
         }
     }
 
-    /// The decode work's key: one decode per (download, decode settings, progressive or not).
-    func decodeWorkKey(_ plan: ImageRequestPlan, validators: CacheValidators?) -> String {
-        plan.decodeKey + (validators?.workKey ?? "") + (plan.options.contains(.progressiveLoad) ? "|progressive" : "")
-    }
-
-    /// Cached bytes decoded: one decode per (cache, key, decode settings).
+    /// Cached bytes decoded as the key's decode settings say: one decode per key (cache, cache
+    /// key, decode settings; ``ImageRequestPlan/cachedDecodeKey(cache:key:spec:)``).
     func decodedCachedBytes(
-        _ bytes: [UInt8], key: String, plan: ImageRequestPlan, spec: ImageRequestPlan.DecodeSpec, relay: PriorityRelay
+        _ bytes: [UInt8], key: ImageRequestKeys.Decode, plan: ImageRequestPlan, relay: PriorityRelay
     ) async throws(ImageManagerError) -> DecodedPayload? {
-        try await StageAwaiter.value(of: decodes, key: "cached|" + key + "|d" + spec.key, relay: relay) { work in
+        let spec = key.spec
+        return try await StageAwaiter.value(of: decodes, key: key, relay: relay) { work in
             let workRelay = PriorityRelay(priority: work.priority)
             let task = Task {
                 do throws(ImageManagerError) {
@@ -149,7 +142,7 @@ extension ImageManager {
         let chosen: CodersManager
         if let coder = spec.coder {
             chosen = CodersManager(logger: coders.logger)
-            chosen.register(coder)
+            chosen.register(coder.value)
         } else {
             chosen = coders
         }
@@ -203,14 +196,12 @@ extension ImageManager {
         _ plan: ImageRequestPlan, count: Int, source: TransformSource, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
     ) async throws(ImageManagerError) -> DecodedPayload? {
-        let chainKey =
-            "|x\(plan.options.contains(.transformAnimatedImage) ? "a" : "")|"
-            + plan.chain.prefix(count).map(\.transformerKey).joined(separator: "|")
-        let key: String
+        let input: ImageRequestKeys.Decode
         switch source {
-        case .download(let validators): key = decodeWorkKey(plan, validators: validators) + chainKey
-        case .cached(_, let cachedKey): key = "cached|" + cachedKey + chainKey
+        case .download(let validators): input = plan.decodeKey(validators: validators)
+        case .cached(_, let key): input = key
         }
+        let key = plan.transformKey(count, input: input)
         return try await StageAwaiter.value(of: transforms, key: key, relay: relay, forward: forward) { work in
             let workRelay = PriorityRelay(priority: work.priority)
             let passOn: @Sendable (WorkEvent<DecodedPayload>) -> Void = { event in

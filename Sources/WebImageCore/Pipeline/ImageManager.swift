@@ -29,10 +29,10 @@ public final class ImageManager: Sendable {
     /// Work performed, for tests and benchmarks.
     public let counters = PipelineCounters()
 
-    let downloads = WorkRegistry<DownloadedData>()
-    let decodes = WorkRegistry<DecodedPayload>()
-    let transforms = WorkRegistry<DecodedPayload>()
-    let images = WorkRegistry<ImageResult>()
+    let downloads = WorkRegistry<ImageRequestKeys.Download, DownloadedData>()
+    let decodes = WorkRegistry<ImageRequestKeys.Decode, DecodedPayload>()
+    let transforms = WorkRegistry<ImageRequestKeys.Transform, DecodedPayload>()
+    let images = WorkRegistry<ImageRequestKeys.Image, ImageResult>()
     let decodeQueue: WorkQueue
     /// Bounds the downloads not yet decoding (``ImageManagerConfiguration/maxDownloadsAwaitingDecode``);
     /// nil without a bound.

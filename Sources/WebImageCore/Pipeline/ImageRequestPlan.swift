@@ -1,30 +1,18 @@
 import Foundation
-import Synchronization
 
 /// One request with the manager's defaults, the options processor and the context resolved:
-/// its caches, loader, decode settings, transformer chain, cache keys and coalescing keys.
+/// its caches, loader, decode settings, transformer chain and cache keys (its coalescing keys
+/// are built from it in ``ImageRequestKeys``).
 struct ImageRequestPlan: Sendable {
-    /// How the decode stage decodes: what makes two decodes of the same bytes different.
-    struct DecodeSpec: Sendable {
+    /// How the decode stage decodes: what makes two decodes of the same bytes different (all
+    /// of it is in the decode key, ``ImageRequestKeys/Decode``).
+    struct DecodeSpec: Hashable, Sendable {
         var thumbnail: ThumbnailSize?
         var scaleDownPixelLimit: Int?
         var firstFrameOnly = false
         var preloadAllFrames = false
         var avoidDecode = false
-        var coder: (any ImageCoder)?
-
-        var key: String {
-            var key = ""
-            if let thumbnail {
-                key += "t\(thumbnail.width)x\(thumbnail.height)\(thumbnail.preservesAspectRatio ? "a" : "s")"
-            }
-            if let scaleDownPixelLimit { key += "l\(scaleDownPixelLimit)" }
-            if firstFrameOnly { key += "f" }
-            if preloadAllFrames { key += "p" }
-            if avoidDecode { key += "n" }
-            if let coder { key += "c" + identity(coder) }
-            return key
-        }
+        var coder: Identified<any ImageCoder>?
     }
 
     let url: URL
@@ -84,7 +72,7 @@ struct ImageRequestPlan: Sendable {
         decode.firstFrameOnly = context.firstFrameOnly ?? options.contains(.decodeFirstFrameOnly)
         decode.preloadAllFrames = options.contains(.preloadAllFrames) && !decode.firstFrameOnly
         decode.avoidDecode = options.contains(.avoidDecodeImage)
-        decode.coder = context.coder
+        decode.coder = context.coder.map(Identified.init)
         self.decode = decode
         let transformer = context.transformer ?? manager.defaultTransformer
         if let pipeline = transformer as? TransformerPipeline {
@@ -111,38 +99,6 @@ struct ImageRequestPlan: Sendable {
         timeout = context.timeout
     }
 
-    /// The loader-affecting part of the request: one download per (URL, these).
-    var downloadKey: String {
-        var key = urlString + "|o\(loadOptions.rawValue)|" + identity(downloader)
-        if privateDownloader { key += "|private" }
-        return key
-    }
-
-    /// One decode per (download, thumbnail, scale-down, first frame, ...).
-    var decodeKey: String { downloadKey + "|d" + decode.key }
-
-    /// The transform key of the first `count` transformers of the chain.
-    func transformKey(_ count: Int) -> String {
-        decodeKey + "|x" + chain.prefix(count).map(\.transformerKey).joined(separator: "|")
-    }
-
-    /// Identical requests share one run of the whole flow (query, download, decode, transform, store).
-    var imageKey: String {
-        let flags: ImageManagerOptions = [
-            .retryFailed, .refreshCached, .transformAnimatedImage, .queryMemoryData, .fromCacheOnly,
-            .fromLoaderOnly, .progressiveLoad, .waitStoreCache,
-        ]
-        var key = transformKey(chain.count) + "|f\(options.intersection(flags).rawValue)|s\(scale)"
-        key += "|k" + (baseKey ?? "-")
-        key += "|c" + (cache.map(identity) ?? "-") + (originalCache.map(identity) ?? "-")
-        key +=
-            "|t" + storeCacheType.keyLetter + originalStoreCacheType.keyLetter + queryCacheType.keyLetter
-            + originalQueryCacheType.keyLetter
-        key += "|z" + (serializer.map(identity) ?? "-")
-        if let encodeOptions { key += "|e\(encodeOptions.format)\(encodeOptions.quality)\(encodeOptions.lossless)" }
-        return key
-    }
-
     /// The transfer options the manager's options ask for.
     var loadOptions: LoadRequest.Options {
         var options: LoadRequest.Options = [.allowHTTP2]
@@ -151,30 +107,3 @@ struct ImageRequestPlan: Sendable {
         return options
     }
 }
-
-/// A string naming one instance: its object identity for a class, a new one each time for a value.
-func identity(_ value: Any) -> String {
-    guard type(of: value) is AnyClass else { return "v\(valueIdentities.add(1, ordering: .relaxed).newValue)" }
-    return identity(value as AnyObject)
-}
-
-/// The identity string of an object, without bridging it through `Any` first (which costs
-/// more than the rest of a request's keys).
-func identity(_ object: AnyObject) -> String {
-    String(UInt(bitPattern: ObjectIdentifier(object).hashValue), radix: 36)
-}
-
-extension ImageCacheType {
-    /// One letter per case for coalescing keys (interpolating the case name reflects on the
-    /// value at run time, several microseconds per request).
-    fileprivate var keyLetter: String {
-        switch self {
-        case .none: "n"
-        case .memory: "m"
-        case .disk: "d"
-        case .all: "a"
-        }
-    }
-}
-
-private let valueIdentities = Atomic<Int>(0)

@@ -58,12 +58,11 @@ final class SharedWork<Value: Sendable>: Sendable {
         let intermediate: Value?
     }
 
-    let key: String
     private let state = TrackedMutex(State())
     private let unregister: @Sendable (SharedWork<Value>) -> Void
 
-    init(key: String, unregister: @escaping @Sendable (SharedWork<Value>) -> Void) {
-        self.key = key
+    /// - Parameter unregister: called once when the work ends, to remove it from its registry.
+    init(unregister: @escaping @Sendable (SharedWork<Value>) -> Void) {
         self.unregister = unregister
     }
 
@@ -158,10 +157,10 @@ final class SharedWork<Value: Sendable>: Sendable {
     var isFinished: Bool { state.withLock { $0.finished } }
 }
 
-/// The shared works of one stage by key: a subscriber joins the running work with its key or
-/// starts a new one.
-final class WorkRegistry<Value: Sendable>: Sendable {
-    private let works = TrackedMutex<[String: SharedWork<Value>]>([:])
+/// The shared works of one stage by key (``ImageRequestKeys``): a subscriber joins the running
+/// work with its key or starts a new one.
+final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let works = TrackedMutex<[Key: SharedWork<Value>]>([:])
 
     /// Works started so far (not joined).
     private let started = Atomic<Int>(0)
@@ -172,15 +171,15 @@ final class WorkRegistry<Value: Sendable>: Sendable {
 
     /// Joins the work with `key`, or starts one with `start` (called once, outside any lock).
     func subscribe(
-        key: String, priority: DownloadRequest.Priority, handler: @escaping SharedWork<Value>.Handler,
+        key: Key, priority: DownloadRequest.Priority, handler: @escaping SharedWork<Value>.Handler,
         start: (SharedWork<Value>) -> Void
     ) -> WorkSubscription<Value> {
         while true {
             let (work, isNew) = works.withLock { works -> (SharedWork<Value>, Bool) in
                 if let work = works[key] { return (work, false) }
-                let work = SharedWork<Value>(key: key) { [weak self] finished in
+                let work = SharedWork<Value> { [weak self] finished in
                     self?.works.withLock { works in
-                        if works[finished.key] === finished { works[finished.key] = nil }
+                        if works[key] === finished { works[key] = nil }
                     }
                 }
                 works[key] = work

@@ -62,8 +62,8 @@ enum StageAwaiter {
     /// Joins (or starts) the work `key` of `registry` and returns its value (nil when it
     /// ended without one).
     /// - Throws: the work's ``ImageManagerError``; `.cancelled` when the task is cancelled.
-    static func value<Value: Sendable>(
-        of registry: WorkRegistry<Value>, key: String, relay: PriorityRelay,
+    static func value<Key: Hashable & Sendable, Value: Sendable>(
+        of registry: WorkRegistry<Key, Value>, key: Key, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<Value>) -> Void = { _ in },
         shared: (@Sendable () -> Void)? = nil,
         start: (SharedWork<Value>) -> Void
