@@ -78,6 +78,19 @@ import WebImageTestSupport
         #expect(error.message.hasPrefix("truncated JPEG: "))
     }
 
+    /// The deadline is checked while the scans are read, not only every 64 output rows (a
+    /// 1/8 thumbnail of this file has 38).
+    @Test func aPassedDeadlineStopsTheScans() throws {
+        let (width, height) = (403, 301)
+        let bytes = try Cjpeg.encode(width: width, height: height, options: ["-progressive"])
+        var request = DecodeRequest(thumbnailBox: (51, 38))
+        request.deadline = DecodeDeadline(monotonicNanoseconds: 1)
+        let error = try #require(throws: ImageCodingError.self) {
+            try bytes.withUnsafeBytes { try coder.decode($0, request: request) }
+        }
+        #expect(error == ImageCodingError(.timedOut, "the decode passed its deadline"))
+    }
+
     /// Damaged progressive files (flipped bits, inserted markers, cuts) at every scale: an
     /// image or one typed error, never a crash.
     @Test func damagedProgressiveFilesGiveAnImageOrATypedError() throws {
