@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 import WebImageTestSupport
 
 /// Decodes with libjpeg-turbo's own `djpeg` tool (package libjpeg-turbo-progs), the
@@ -10,6 +11,23 @@ enum Djpeg {
         /// 1 for PGM, 3 for PPM.
         var channels: Int
         var samples: [UInt8]
+
+        /// How many pixels of `pixels` (RGBA8 of the same size) differ from these samples
+        /// (gray replicated, alpha 255).
+        func mismatchedPixels(_ pixels: PixelBuffer) -> Int {
+            var mismatches = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let offset = (y * width + x) * channels
+                    let expected =
+                        channels == 1
+                        ? [Int](repeating: Int(samples[offset]), count: 3)
+                        : (0..<3).map { Int(samples[offset + $0]) }
+                    if pixels.channels(x: x, y: y) != expected + [255] { mismatches += 1 }
+                }
+            }
+            return mismatches
+        }
     }
 
     /// `djpeg -pnm [-scale num/8] file`.
@@ -17,6 +35,14 @@ enum Djpeg {
         var arguments = ["-pnm"]
         if scaleEighths != 8 { arguments += ["-scale", "\(scaleEighths)/8"] }
         return try parsePNM(try ChildProcess.output(of: "/usr/bin/djpeg", arguments + [path]))
+    }
+
+    /// `djpeg -pnm [-scale num/8]` of `bytes`, written to a temporary file first.
+    static func decode(bytes: [UInt8], scaleEighths: Int = 8) throws -> Output {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("input.jpg")
+        try Data(bytes).write(to: file)
+        return try decode(file.path, scaleEighths: scaleEighths)
     }
 
     /// Parses a binary PGM (P5) or PPM (P6) with maxval 255.

@@ -14,18 +14,7 @@ import WebImageTestSupport
     /// Our RGBA pixels against djpeg's PPM / PGM output of the same file: exactly equal.
     func expectEqualToDjpeg(_ image: DecodedImage, _ reference: Djpeg.Output) {
         #expect(image.width == reference.width && image.height == reference.height)
-        var mismatches = 0
-        for y in 0..<reference.height {
-            for x in 0..<reference.width {
-                let offset = (y * reference.width + x) * reference.channels
-                let expected =
-                    reference.channels == 1
-                    ? [Int](repeating: Int(reference.samples[offset]), count: 3)
-                    : (0..<3).map { Int(reference.samples[offset + $0]) }
-                if image.pixels.channels(x: x, y: y) != expected + [255] { mismatches += 1 }
-            }
-        }
-        #expect(mismatches == 0)
+        #expect(reference.mismatchedPixels(image.pixels) == 0)
     }
 
     @Test(arguments: ["baseline", "progressive", "gray"])

@@ -53,4 +53,27 @@ uint64_t jpeg_shim_coefficient_bytes(j_decompress_ptr info);
  */
 int jpeg_shim_read_rows(j_decompress_ptr info, uint8_t *pixels, size_t stride, uint64_t deadline_ns);
 
+/** How jpeg_shim_read_needed_scans ended. */
+typedef enum jpeg_shim_scans_result {
+    /** The output pass is in the pixels. */
+    JPEG_SHIM_SCANS_DONE = 0,
+    /** The deadline passed. */
+    JPEG_SHIM_SCANS_TIMED_OUT = 1,
+    /**
+     * The file ended (or was cut short) before the needed coefficients were final, or a scan the
+     * scale needs refines coefficients of a skipped one: decode the whole file from the start.
+     */
+    JPEG_SHIM_SCANS_NEED_WHOLE_FILE = 2,
+} jpeg_shim_scans_result;
+
+/**
+ * A DCT-scaled decode of a progressive file after jpeg_read_header, in buffered-image mode:
+ * the scans that carry none of the coefficients the scaled IDCTs read are skipped unread, input
+ * stops once those coefficients are final in every component, and that output pass is written
+ * into `pixels` (as jpeg_shim_read_rows). The pixels equal those of a whole-file decode.
+ * `hit_end_of_data` is the error manager's flag. libjpeg errors longjmp as usual.
+ */
+jpeg_shim_scans_result jpeg_shim_read_needed_scans(j_decompress_ptr info, uint8_t *pixels, size_t stride,
+                                                   uint64_t deadline_ns, const int *hit_end_of_data);
+
 #endif

@@ -101,6 +101,18 @@ void jpeg_shim_allow_dc_path(jpeg_shim_reader *reader, bool allowed) { reader->a
 
 jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *reader) { return reader->dc_route; }
 
+/** Rewinds an open reader to just after its header, with the same output settings (for a second decode). */
+static void restart(jpeg_shim_reader *reader) {
+    unsigned int scale_num = reader->info.scale_num;
+    jpeg_abort_decompress(&reader->info);
+    reader->errors.hit_end_of_data = 0;
+    jpeg_mem_src(&reader->info, reader->bytes, (unsigned long)reader->size);
+    jpeg_read_header(&reader->info, TRUE);
+    jpeg_shim_choose_output(&reader->info);
+    reader->info.scale_num = scale_num;
+    reader->info.scale_denom = 8;
+}
+
 webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, size_t stride, uint64_t deadline_ns,
                                      webimage_error *error) {
     reader->dc_route = JPEG_SHIM_DC_NOT_USED;
@@ -110,6 +122,13 @@ webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, siz
         if (reader->dc_route != JPEG_SHIM_DC_NOT_USED) return WEBIMAGE_STATUS_OK;
     }
     if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);
+    if (reader->info.progressive_mode && reader->info.scale_num < reader->info.scale_denom) {
+        jpeg_shim_scans_result result =
+            jpeg_shim_read_needed_scans(&reader->info, pixels, stride, deadline_ns, &reader->errors.hit_end_of_data);
+        if (result == JPEG_SHIM_SCANS_DONE) return WEBIMAGE_STATUS_OK;
+        if (result == JPEG_SHIM_SCANS_TIMED_OUT) return webimage_fail_deadline(error);
+        restart(reader);
+    }
     jpeg_start_decompress(&reader->info);
     if (jpeg_shim_read_rows(&reader->info, pixels, stride, deadline_ns)) return webimage_fail_deadline(error);
     if (reader->errors.hit_end_of_data) {

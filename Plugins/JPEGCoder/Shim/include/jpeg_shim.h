@@ -62,7 +62,8 @@ uint64_t jpeg_shim_working_bytes(jpeg_shim_reader *_Nonnull reader);
  * Decodes into RGBA8 `pixels` (output size from jpeg_shim_open). Gray is replicated, CMYK
  * and YCCK become RGB; alpha is 255. A file that ends early fails with TRUNCATED; once
  * `deadline_ns` (CLOCK_MONOTONIC, 0 = none) passes, the row loop stops with TIMED_OUT
- * (checked every 64 rows).
+ * (checked every 64 rows). A DCT-scaled decode of a progressive file reads only the scans
+ * whose coefficients the scaled IDCTs use and stops once those are final (the same pixels).
  */
 webimage_status jpeg_shim_read_image(jpeg_shim_reader *_Nonnull reader, void *_Nonnull pixels, size_t stride,
                                      uint64_t deadline_ns, webimage_error *_Nonnull error);
