@@ -39,20 +39,24 @@ struct HandMadeGIF {
 
     private static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
 
-    /// 9-bit codes, least significant bit first: clear, the literals, end.
+    /// 9-bit codes: clear, the literals, end.
     private static func uncompressedLZW(_ indices: [UInt8]) -> [UInt8] {
         var codes = [256]
         for (position, index) in indices.enumerated() {
             if position > 0 && position % 254 == 0 { codes.append(256) }
             codes.append(Int(index))
         }
-        codes.append(257)
+        return packed(codes + [257], bits: 9)
+    }
+
+    /// LZW `codes` of `bits` bits each, packed least significant bit first as GIF stores them.
+    static func packed(_ codes: [Int], bits width: Int) -> [UInt8] {
         var out: [UInt8] = []
         var accumulator = 0
         var bits = 0
         for code in codes {
             accumulator |= code << bits
-            bits += 9
+            bits += width
             while bits >= 8 {
                 out.append(UInt8(accumulator & 0xFF))
                 accumulator >>= 8
