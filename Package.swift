@@ -57,7 +57,8 @@ let jpeg = BundledPlugin(
     name: "JPEG", kind: "Coder", nativeLibraries: ["jpeg"],
     testDependencies: ["CReferenceDecoders", "WebImageCoderVerifier"])
 let gif = BundledPlugin(
-    name: "GIF", kind: "Coder", nativeLibraries: ["gif"], testDependencies: ["WebImageCoderVerifier"])
+    name: "GIF", kind: "Coder", nativeLibraries: ["gif"],
+    testDependencies: ["CReferenceDecoders", "WebImageCoderVerifier"])
 let webp = BundledPlugin(
     name: "WebP", kind: "Coder", nativeLibraries: ["webp", "webpdemux", "webpmux"],
     testDependencies: ["CReferenceDecoders", "WebImageCoderVerifier"])

@@ -34,7 +34,7 @@ extension BenchDecodeOptions {
                 availability =
                     makeReference?(info, raw, storedBox) ?? .unavailable("this executable has no reference decoders")
             }
-            return try benchmark.run(raw, reference: availability)
+            return try benchmark.run(bytes, reference: availability)
         }
         let report = BenchDecodeReport(info: info, iterations: iterations, outcome: outcome)
         if json {

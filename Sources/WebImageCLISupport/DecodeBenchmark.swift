@@ -24,10 +24,17 @@ struct DecodeBenchmark {
     /// Runs one warm-up decode per side, then `iterations` timed rounds; the side that
     /// goes first alternates between rounds.
     /// - Parameter reference: the reference decoder to compare with, or nil.
+    /// - Parameter file: the file's bytes (an animation reads them in place, as apps' would).
     /// - Throws: ``ImageCodingError`` when the plugin cannot decode the bytes.
-    func run(_ bytes: UnsafeRawBufferPointer, reference: BenchmarkReferenceAvailability?) throws -> Outcome {
+    func run(_ file: [UInt8], reference: BenchmarkReferenceAvailability?) throws -> Outcome {
+        try file.withUnsafeBytes { try run(file, bytes: $0, reference: reference) }
+    }
+
+    private func run(_ file: [UInt8], bytes: UnsafeRawBufferPointer, reference: BenchmarkReferenceAvailability?)
+        throws -> Outcome
+    {
         var outcome = Outcome()
-        let warmUp = try decodeThroughPlugin(bytes)
+        let warmUp = try decodeThroughPlugin(file, bytes: bytes)
         outcome.width = warmUp.width
         outcome.height = warmUp.height
         var referenceDecoder: (any BenchmarkReference)?
@@ -45,9 +52,9 @@ struct DecodeBenchmark {
         var referenceTiming = Timing()
         for round in 0..<iterations {
             let pluginFirst = round.isMultiple(of: 2)
-            if pluginFirst { try outcome.plugin.measure { _ = try decodeThroughPlugin(bytes) } }
+            if pluginFirst { try outcome.plugin.measure { _ = try decodeThroughPlugin(file, bytes: bytes) } }
             if let referenceDecoder { try referenceTiming.measure { try referenceDecoder.decode(bytes) } }
-            if !pluginFirst { try outcome.plugin.measure { _ = try decodeThroughPlugin(bytes) } }
+            if !pluginFirst { try outcome.plugin.measure { _ = try decodeThroughPlugin(file, bytes: bytes) } }
         }
         if let referenceDecoder { outcome.reference = (referenceDecoder, referenceTiming) }
         return outcome
@@ -55,9 +62,9 @@ struct DecodeBenchmark {
 
     /// One timed unit of plugin work: the image (or, with ``allFrames``, every frame of the
     /// animation); returns the last image decoded.
-    private func decodeThroughPlugin(_ bytes: UnsafeRawBufferPointer) throws -> DecodedImage {
+    private func decodeThroughPlugin(_ file: [UInt8], bytes: UnsafeRawBufferPointer) throws -> DecodedImage {
         guard allFrames else { return try manager.decode(bytes, options: options) }
-        let animation = try manager.openAnimation(Array(bytes))
+        let animation = try manager.openAnimation(file)
         var last: DecodedImage?
         for index in 0..<animation.info.frameCount {
             last = try manager.decodeFrame(index, of: animation, options: options)

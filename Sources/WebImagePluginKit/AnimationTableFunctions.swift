@@ -22,7 +22,8 @@ enum AnimationTableFunctions {
                 guard let coder = ExportedCoder.installed.coder as? any AnimatedImageCoder else {
                     throw ImageCodingError(.unsupportedOperation, "this coder cannot decode animations")
                 }
-                let source = try coder.openAnimation(Array(UnsafeBufferPointer(start: bytes, count: size)))
+                // The host keeps `bytes` until close, so the coder may read them in place.
+                let source = try coder.openAnimation(reading: UnsafeRawBufferPointer(start: bytes, count: size))
                 info.pointee = source.info.cInfo(formats: coder.formats)
                 animation.pointee = OpaquePointer(Unmanaged.passRetained(AnimationBox(source)).toOpaque())
             }

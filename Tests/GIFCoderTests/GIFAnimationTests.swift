@@ -1,7 +1,8 @@
-import GIFCoder
 import Testing
 import WebImageCore
 import WebImageTestSupport
+
+@testable import GIFCoder
 
 @Suite struct GIFAnimationTests {
     let coder = GIFImageCoder()
@@ -51,5 +52,24 @@ import WebImageTestSupport
             try animation.decodeFrame(at: 1, request: DecodeRequest(maxPixelCount: 47))
         }
         #expect(error == ImageCodingError.tooLarge(width: 8, height: 6, limit: 47))
+    }
+
+    @Test func anAnimationReadsTheCallersArrayInPlace() throws {
+        let bytes = try Fixture.bytes("gif/anim.gif")
+        let animation = try #require(try coder.openAnimation(bytes) as? GIFAnimationSource)
+        #expect(animation.file.bytes.baseAddress == bytes.withUnsafeBytes { $0.baseAddress })
+        let expected = try CoalescedFrames.frames("anim", count: 4)
+        #expect(try animation.decodeFrame(at: 3, request: DecodeRequest()).visibleBytes == expected[3])
+    }
+
+    /// The plugin ABI's way: the host keeps the bytes until the animation is closed.
+    @Test func anAnimationOverKeptBytesReadsThemInPlace() throws {
+        let bytes = try Fixture.bytes("gif/anim.gif")
+        try bytes.withUnsafeBytes { kept in
+            let animation = try #require(try coder.openAnimation(reading: kept) as? GIFAnimationSource)
+            #expect(animation.file.bytes.baseAddress == kept.baseAddress)
+            let expected = try CoalescedFrames.frames("anim", count: 4)
+            #expect(try animation.decodeFrame(at: 2, request: DecodeRequest()).visibleBytes == expected[2])
+        }
     }
 }

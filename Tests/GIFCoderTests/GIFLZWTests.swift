@@ -11,19 +11,7 @@ import WebImageTestSupport
     /// image data is `codes` packed as 3-bit LZW codes (minimum code size 2).
     func gif(canvas: (Int, Int), frame: (Int, Int), codes: [Int]) -> [UInt8] {
         func word(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-        var data: [UInt8] = []
-        var accumulator = 0
-        var bits = 0
-        for code in codes {
-            accumulator |= code << bits
-            bits += 3
-            while bits >= 8 {
-                data.append(UInt8(accumulator & 0xFF))
-                accumulator >>= 8
-                bits -= 8
-            }
-        }
-        if bits > 0 { data.append(UInt8(accumulator)) }
+        let data = HandMadeGIF.packed(codes, bits: 3)
         return Array("GIF89a".utf8) + word(canvas.0) + word(canvas.1) + [0x81, 0, 0]
             + [0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]
             + [0x2C] + word(0) + word(0) + word(frame.0) + word(frame.1) + [0, 2]

@@ -32,6 +32,25 @@ import WebImageTestSupport
         #expect(still.format == "gif" && still.width == 8 && still.height == 6)
     }
 
+    /// In a worker the plugin reads the file from the shared block the host filled once, for
+    /// the animation's life: every frame, in any order, is the in-process plugin's.
+    @Test func anAnimationInAWorkerHasTheInProcessFrames() throws {
+        let bytes = try Fixture.bytes("gif/anim.gif")
+        let inProcess = PluginHost(
+            searchPath: PluginSearchPath(directories: [folder.path]), isolation: PluginIsolation(policy: .none)
+        ).makeCodersManager()
+        let inWorker = PluginHost(
+            searchPath: PluginSearchPath(directories: [folder.path]), isolation: PluginIsolation(policy: .all)
+        ).makeCodersManager()
+        #expect(try inWorker.coder(forFormat: "gif").coder is IsolatedCoder)
+        let local = try inProcess.openAnimation(bytes)
+        let isolated = try inWorker.openAnimation(bytes)
+        for index in [0, 1, 2, 3, 1, 3, 0] {
+            let expected = try inProcess.decodeFrame(index, of: local).pixels.packedBytes()
+            #expect(try inWorker.decodeFrame(index, of: isolated).pixels.packedBytes() == expected, "frame \(index)")
+        }
+    }
+
     @Test func aCorruptFrameIsAnErrorForThatFrameOnly() throws {
         let animation = try manager.openAnimation(try Fixture.bytes("gif/bad-corrupt-frame1.gif"))
         let error = try #require(throws: ImageCodingError.self) { try manager.decodeFrame(1, of: animation) }

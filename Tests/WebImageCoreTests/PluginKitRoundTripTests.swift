@@ -128,6 +128,17 @@ import WebImagePluginKit
         #expect(error.kind == .invalidArgument)
     }
 
+    /// The host hands the caller's array itself to the plugin, which reads it in place.
+    @Test func anAnimationCrossesTheABIWithoutACopyOfTheFile() throws {
+        let bytes = try file(width: 2, height: 2, frames: [40, 100])
+        let animation = try coder.openAnimation(bytes)
+        let callers = bytes.withUnsafeBytes { Int(bitPattern: $0.baseAddress) }
+        let opened = TestRawCoder.keptBytesOpened.withLock { $0 }
+        #expect(opened.contains(callers))
+        #expect(
+            try animation.decodeFrame(at: 1, request: DecodeRequest()).pixels.channels(x: 1, y: 1) == [3, 1, 0, 255])
+    }
+
     @Test func animationEncodeCrossesTheABI() throws {
         let frames = try (0..<2).map { index in
             AnimationFrame(

@@ -1,3 +1,4 @@
+import Synchronization
 import WebImageCore
 
 /// A tiny uncompressed test format, "WIRAW": the 5 magic bytes `WIRAW`, width and height
@@ -131,6 +132,14 @@ struct TestRawCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
         try Animation(bytes: bytes)
+    }
+
+    /// The address of the bytes each animation opened over caller-kept bytes read (the plugin ABI's path).
+    static let keptBytesOpened = Mutex<[Int]>([])
+
+    func openAnimation(reading bytes: UnsafeRawBufferPointer) throws -> any AnimatedImageSource {
+        Self.keptBytesOpened.withLock { $0.append(Int(bitPattern: bytes.baseAddress)) }
+        return try Animation(bytes: Array(bytes))
     }
 
     final class Incremental: IncrementalImageDecoder {

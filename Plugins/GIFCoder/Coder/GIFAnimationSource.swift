@@ -3,15 +3,19 @@ import WebImageCore
 /// An open GIF animation: frames decoded lazily by index, each a fully composited canvas.
 /// Only the canvas of the last decoded frame is kept, so going forward is cheapest.
 ///
+/// The file's bytes are read in place, never copied: pinned by the source when they come as
+/// an array, kept by the host until close when they cross the plugin ABI.
+///
 /// A file cut inside a frame opens with the frames complete before the cut (as browsers
 /// show them), the same count ``GIFImageCoder/probe(_:)`` reports; a file without one
 /// complete frame is `.truncatedData`.
 final class GIFAnimationSource: AnimatedImageSource {
-    private let file: GIFFile
+    let file: GIFFile
     let info: ImageInfo
 
-    init(bytes: [UInt8]) throws {
-        file = try bytes.withUnsafeBytes { try GIFFile(copying: $0, allowPartial: true, maxPixelCount: 0) }
+    /// Opens the animation over `file`'s bytes, read in place for the source's life.
+    init(_ file: GIFFile) throws {
+        self.file = file
         guard file.info.frame_count > 0 else {
             throw ImageCodingError(.truncatedData, "truncated GIF: the file has no complete frame")
         }

@@ -1,39 +1,45 @@
 import CGIFShim
 import WebImageCore
 
-/// A GIF opened by the shim over bytes this object owns: the frame table and the canvas
-/// of the last frame composited (frames decode fastest in order).
+/// A GIF opened by the shim over bytes it reads in place: the frame table and the canvas of
+/// the last frame composited (frames decode fastest in order).
 final class GIFFile {
     let info: gif_shim_info
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes the shim reads, valid for this object's life.
+    let bytes: UnsafeRawBufferPointer
+    /// What keeps `bytes` valid, when the caller does not for this object's whole life.
+    private let keeper: PinnedBytes?
     private let animation: OpaquePointer
 
-    /// Scans a copy of `source`. With `allowPartial`, data that ends inside a frame gives the
-    /// frames complete so far instead of `.truncatedData`.
-    init(copying source: UnsafeRawBufferPointer, allowPartial: Bool, maxPixelCount: Int) throws {
-        guard !source.isEmpty else { throw ImageCodingError(.truncatedData, "truncated GIF: the data is empty") }
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: source.count)
-        _ = bytes.initialize(from: source)
+    /// Scans `bytes` without copying them: they must stay valid and unchanged while this
+    /// object lives, which `keeper` (held until then) may ensure. With `allowPartial`, data
+    /// that ends inside a frame gives the frames complete so far instead of `.truncatedData`.
+    init(reading bytes: UnsafeRawBufferPointer, keeping keeper: PinnedBytes?, allowPartial: Bool, maxPixelCount: Int)
+        throws
+    {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else {
+            throw ImageCodingError(.truncatedData, "truncated GIF: the data is empty")
+        }
         var animation: OpaquePointer?
         var info = gif_shim_info()
-        do {
-            try ShimCall.gif.run {
-                gif_shim_open(
-                    bytes.baseAddress!, bytes.count, allowPartial, UInt64(max(0, maxPixelCount)), &animation,
-                    &info, &$0)
-            }
-        } catch {
-            bytes.deallocate()
-            throw error
+        try ShimCall.gif.run {
+            gif_shim_open(
+                start.assumingMemoryBound(to: UInt8.self), bytes.count, allowPartial, UInt64(max(0, maxPixelCount)),
+                &animation, &info, &$0)
         }
         self.bytes = bytes
+        self.keeper = keeper
         self.animation = animation!
         self.info = info
     }
 
+    /// Scans `bytes` pinned for this object's life (no copy).
+    convenience init(_ bytes: PinnedBytes, allowPartial: Bool, maxPixelCount: Int) throws {
+        try self.init(reading: bytes.buffer, keeping: bytes, allowPartial: allowPartial, maxPixelCount: maxPixelCount)
+    }
+
     deinit {
         gif_shim_close(animation)
-        bytes.deallocate()
     }
 
     /// How long frame `index` shows, in milliseconds.

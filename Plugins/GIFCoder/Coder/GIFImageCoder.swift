@@ -26,17 +26,24 @@ public struct GIFImageCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     /// The header and the frames found; a file cut inside a frame reports the frames complete so far.
     public func probe(_ bytes: UnsafeRawBufferPointer) throws -> ImageInfo {
-        try GIFFile(copying: bytes, allowPartial: true, maxPixelCount: 0).info.imageInfo
+        try GIFFile(reading: bytes, keeping: nil, allowPartial: true, maxPixelCount: 0).info.imageInfo
     }
 
     /// The first frame. A file that ends inside any frame is `.truncatedData`.
     public func decode(_ bytes: UnsafeRawBufferPointer, request: DecodeRequest) throws -> DecodedImage {
-        let file = try GIFFile(copying: bytes, allowPartial: false, maxPixelCount: request.maxPixelCount)
+        let file = try GIFFile(
+            reading: bytes, keeping: nil, allowPartial: false, maxPixelCount: request.maxPixelCount)
         return try file.decodeFrame(0, request: request)
     }
 
+    /// Reads `bytes` in place (pinned, not copied) for the animation's life.
     public func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource {
-        try GIFAnimationSource(bytes: bytes)
+        try GIFAnimationSource(GIFFile(PinnedBytes(bytes), allowPartial: true, maxPixelCount: 0))
+    }
+
+    /// Reads `bytes` in place; the caller keeps them until the animation is released.
+    public func openAnimation(reading bytes: UnsafeRawBufferPointer) throws -> any AnimatedImageSource {
+        try GIFAnimationSource(GIFFile(reading: bytes, keeping: nil, allowPartial: true, maxPixelCount: 0))
     }
 
     public func encode(_ image: PixelBuffer, request: EncodeRequest) throws -> EncodedImageData {

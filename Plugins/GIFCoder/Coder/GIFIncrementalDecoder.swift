@@ -41,7 +41,7 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
     private func scan() throws -> GIFFile? {
         do {
             return try bytes.withUnsafeBytes {
-                try GIFFile(copying: $0, allowPartial: true, maxPixelCount: request.maxPixelCount)
+                try GIFFile(PinnedBytes(copying: $0), allowPartial: true, maxPixelCount: request.maxPixelCount)
             }
         } catch let error as ImageCodingError where error.kind == .truncatedData && !isFinal {
             return nil

@@ -94,9 +94,12 @@ static webimage_status lzw_failure(webimage_error *error, uint32_t index, gif_lz
 /** Largest frame (in pixels) decoded whole by gif_lzw_decode_all; bigger ones go row by row. */
 #define WHOLE_FRAME_LIMIT ((uint64_t)1 << 30)
 
-/** Draws a frame's decoded rows onto the canvas, in stored order (de-interlacing). */
+/** Draws a frame's decoded rows onto a canvas-sized target, in stored order (de-interlacing). */
 typedef struct row_painter {
     gif_shim_animation *animation;
+    /** The canvas-sized RGBA8 pixels drawn onto, and the bytes from one row to the next. */
+    uint8_t *target;
+    size_t stride;
     const gif_frame_record *frame;
     const frame_layout *layout;
     uint32_t palette[256];
@@ -118,8 +121,7 @@ static void paint_row(row_painter *painter, int row, const uint8_t *indices) {
     }
     int canvas_y = frame->top + painter->y;
     if (canvas_y >= (int)painter->animation->info.height || painter->visible <= 0) return;
-    size_t canvas_width = painter->animation->info.width;
-    uint8_t *out = painter->animation->canvas + ((size_t)canvas_y * canvas_width + (size_t)frame->left) * 4;
+    uint8_t *out = painter->target + (size_t)canvas_y * painter->stride + (size_t)frame->left * 4;
     draw_row(out, indices, painter->visible, painter->palette, frame->transparent_index);
 }
 
@@ -144,7 +146,8 @@ static gif_lzw_status decode_by_rows(gif_lzw *lzw, row_painter *painter, uint8_t
     return GIF_LZW_OK;
 }
 
-webimage_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t index, webimage_error *error) {
+webimage_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t index, uint8_t *target, size_t stride,
+                                    webimage_error *error) {
     const gif_frame_record *frame = &animation->frames[index];
     const uint8_t *bytes = animation->bytes + frame->descriptor_offset;
     size_t size = frame->data_end - frame->descriptor_offset;
@@ -163,7 +166,8 @@ webimage_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t inde
     if (data == NULL || lzw == NULL || indices == NULL) {
         status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     } else {
-        row_painter painter = {.animation = animation, .frame = frame, .layout = &layout};
+        row_painter painter = {
+            .animation = animation, .target = target, .stride = stride, .frame = frame, .layout = &layout};
         make_palette(&layout, painter.palette);
         int canvas_width = (int)animation->info.width;
         painter.visible = frame->left < canvas_width ? canvas_width - frame->left : 0;

@@ -20,6 +20,8 @@ typedef struct gif_frame_record {
     int transparent_index;
     /** Set once decoding this frame failed; later frames skip it. */
     int broken;
+    /** Set once this frame was drawn without a failure. */
+    int drawn_whole;
 } gif_frame_record;
 
 struct gif_shim_animation {
@@ -29,11 +31,16 @@ struct gif_shim_animation {
     size_t screen_end;
     gif_shim_info info;
     gif_frame_record *frames;
-    /** RGBA8 canvas after frame `drawn` (-1: nothing drawn yet). */
+    /** RGBA8 canvas after frame `drawn` (-1: nothing drawn yet), unless `canvas_skipped`. */
     uint8_t *canvas;
     /** The canvas before the last drawn frame, for DISPOSE_PREVIOUS. */
     uint8_t *saved;
     int drawn;
+    /**
+     * Set when frame `drawn` went straight into the caller's pixels and the canvas was not
+     * brought up to date, because the next frame replaces the whole canvas (a key frame).
+     */
+    int canvas_skipped;
 };
 
 /** Reads bytes from up to three memory segments in order, as one stream. */
@@ -56,12 +63,14 @@ int gif_read_segments(GifFileType *gif, GifByteType *buffer, int length);
 webimage_status gif_shim_giflib_error(webimage_error *error, int code, int hit_end, const char *context);
 
 /**
- * Decodes frame `index`'s pixels onto `animation->canvas` (no disposal). When the data
- * fails, the rows decoded before stay drawn (as giflib's row-by-row decoding left them).
- * A frame no bigger than the canvas is decoded whole; a bigger one row by row, so a large
- * frame in a small file cannot make a large allocation.
+ * Decodes frame `index`'s pixels onto `target`, canvas-sized RGBA8 rows `stride` bytes apart
+ * (the animation's canvas or the caller's pixels; no disposal). When the data fails, the rows
+ * decoded before stay drawn (as giflib's row-by-row decoding left them). A frame no bigger
+ * than the canvas is decoded whole; a bigger one row by row, so a large frame in a small
+ * file cannot make a large allocation.
  */
-webimage_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t index, webimage_error *error);
+webimage_status gif_shim_draw_frame(gif_shim_animation *animation, uint32_t index, uint8_t *target, size_t stride,
+                                    webimage_error *error);
 
 /** Number of LZW codes (codes are at most 12 bits). */
 #define GIF_LZW_CODES 4096

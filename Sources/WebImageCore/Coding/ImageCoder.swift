@@ -60,10 +60,22 @@ public protocol AnimatedImageCoder: ImageCoder {
     /// - Throws: ``ImageCodingError``.
     func openAnimation(_ bytes: [UInt8]) throws -> any AnimatedImageSource
 
+    /// Opens an animation over `bytes` the caller keeps valid and unchanged until the
+    /// returned source is released (the plugin ABI's `animation_open` promises this), so a
+    /// coder can read the file in place. The default copies them for ``openAnimation(_:)``.
+    /// - Throws: ``ImageCodingError``.
+    func openAnimation(reading bytes: UnsafeRawBufferPointer) throws -> any AnimatedImageSource
+
     /// Encodes frames (with their durations) as one animation; the bytes are handed over
     /// without a copy.
     /// - Throws: ``ImageCodingError``, `.unsupportedOperation` when the coder cannot.
     func encodeAnimation(_ frames: [AnimationFrame], request: EncodeRequest) throws -> EncodedImageData
+}
+
+extension AnimatedImageCoder {
+    public func openAnimation(reading bytes: UnsafeRawBufferPointer) throws -> any AnimatedImageSource {
+        try openAnimation(Array(bytes))
+    }
 }
 
 /// One frame of an animation to encode.

@@ -34,7 +34,7 @@ typedef struct gif_shim_info {
     int32_t complete;
 } gif_shim_info;
 
-/** An opened GIF: the frame table plus the canvas of the last composited frame. */
+/** An opened GIF: the frame table plus, when a later frame needs it, the canvas of the last composited frame. */
 typedef struct gif_shim_animation gif_shim_animation;
 
 /**
@@ -51,6 +51,8 @@ uint32_t gif_shim_frame_duration(const gif_shim_animation *_Nonnull animation, u
 
 /**
  * Writes the fully composited canvas of frame `index` as RGBA8 into `pixels` (canvas size).
+ * A frame that covers the canvas with no transparent colour is drawn straight into `pixels`
+ * (no canvas copy); the animation keeps its own canvas only for frames drawn over it.
  * A corrupt frame fails for itself only: later frames skip over it. After a failure the
  * content of `pixels` is unspecified.
  */

@@ -1,25 +1,25 @@
 import CWebImagePlugin
 
-/// An animation opened inside a plugin; keeps its own copy of the file's bytes.
+/// An animation opened inside a plugin, which reads the caller's bytes in place: they are
+/// pinned (not copied) until the plugin has closed the animation.
 final class PluginAnimationSource: AnimatedImageSource {
     private let coder: PluginCoder
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let bytes: PinnedBytes
     private let state: OpaquePointer
     let info: ImageInfo
 
     init(coder: PluginCoder, bytes source: [UInt8]) throws {
         guard !source.isEmpty else { throw ImageCodingError(.truncatedData, "no data (0 bytes)") }
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: source.count)
-        _ = bytes.initialize(from: source)
+        let bytes = PinnedBytes(source)
+        let start = bytes.buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var info = webimage_image_info()
         info.struct_size = UInt32(MemoryLayout<webimage_image_info>.size)
         var state: OpaquePointer?
         let message = ErrorMessageBuffer()
         let status = coder.call {
-            message.withError { coder.table.animation_open!(bytes.baseAddress!, bytes.count, &state, &info, $0) }
+            message.withError { coder.table.animation_open!(start, bytes.buffer.count, &state, &info, $0) }
         }
         guard status == WEBIMAGE_STATUS_OK, let state else {
-            bytes.deallocate()
             throw message.error(
                 for: status == WEBIMAGE_STATUS_OK ? WEBIMAGE_STATUS_INTERNAL_ERROR : status, operation: "open animation"
             )
@@ -32,7 +32,6 @@ final class PluginAnimationSource: AnimatedImageSource {
 
     deinit {
         coder.call { coder.table.animation_close!(state) }
-        bytes.deallocate()
     }
 
     func frameDuration(at index: Int) -> Int {
