@@ -321,6 +321,41 @@ struct ImageServerTests {
         }
     }
 
+    @Test("--allow-source prefixes hold for the source and its redirects; the server's own address is refused")
+    func sourcePrefixes() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--allow-source", "\(origin.http)/static/",
+                "--allow-source", "\(origin.http)/redirect-twice",
+            ])
+            let allowed = try HTTPExchange.send(server.baseURL + "/insecure/plain/\(origin.http)/static/photo.jpg@png")
+            #expect(allowed.status == 200)
+            let outside = try HTTPExchange.send(server.baseURL + "/insecure/plain/\(origin.http)/as/photo.jpg/x.jpg")
+            #expect(outside.status == 403)
+            #expect(
+                outside.text
+                    == "source refused: \(origin.http)/as/photo.jpg/x.jpg is not under an allowed source prefix\n")
+            let lookalike = try HTTPExchange.send(
+                server.baseURL + "/insecure/plain/\(origin.http)/static%2F..%2Fas/photo.jpg/x.jpg")
+            #expect(lookalike.status == 403)
+            // /redirect-twice answers 301 to /redirect, outside both prefixes.
+            let redirected = try HTTPExchange.send(server.baseURL + "/insecure/plain/\(origin.http)/redirect-twice")
+            #expect(redirected.status == 403)
+            #expect(
+                redirected.text
+                    == "source refused: the redirect to \(origin.http)/redirect is not under an allowed source prefix\n"
+            )
+            #expect(origin.requests(matching: "/as/", atLeast: 0).isEmpty)
+            // A source pointing back at the server itself is refused even with private sources allowed.
+            let own = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+            let loop = try HTTPExchange.send(own.baseURL + "/insecure/plain/\(own.baseURL)/health")
+            #expect(loop.status == 403)
+            #expect(loop.text.contains("is a denied address"))
+            #expect(own.accessLines.filter { $0.contains("GET /health") }.isEmpty)
+        }
+    }
+
     @Test("/health answers ok; /metrics counts answers by status and bytes")
     func healthAndMetrics() async throws {
         try await onOwnThread {

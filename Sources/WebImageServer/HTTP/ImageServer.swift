@@ -23,7 +23,8 @@ public struct ImageServer: Sendable {
     /// - Throws: ``ImageServerConfigurationError`` for a listen address that cannot be used,
     ///   or the bind's error.
     public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
-        let (host, port) = try Self.hostAndPort(service.configuration.listen)
+        let listen = try ListenAddress(service.configuration.listen)
+        let (host, port) = (listen.host, listen.port)
         let application = Application(
             responder: ImageServerResponder(service: service, logger: logger),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage"),
@@ -39,19 +40,6 @@ public struct ImageServer: Sendable {
         configuration.maximumGracefulShutdownDuration = .milliseconds(Int64(drain * 1000))
         configuration.maximumCancellationDuration = .seconds(2)
         try await ServiceGroup(configuration: configuration).run()
-    }
-
-    /// `HOST:PORT` (`[v6]:PORT` for IPv6) taken apart.
-    static func hostAndPort(_ listen: String) throws(ImageServerConfigurationError) -> (String, Int) {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-            (0...65535).contains(port)
-        else {
-            throw ImageServerConfigurationError("listen must be HOST:PORT, not '\(listen)'")
-        }
-        var host = String(listen[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw ImageServerConfigurationError("listen must name a host: '\(listen)'") }
-        return (host, port)
     }
 }
 

@@ -107,6 +107,9 @@ extension ImageService {
         manager.cache.namespace = "originals"
         manager.cache.cachesImagesInMemory = false
         manager.downloader.destinationPolicy.denyPrivateAddresses = !configuration.allowPrivateSources
+        manager.downloader.destinationPolicy.allowedURLPrefixes = configuration.allowedSources
+        manager.downloader.destinationPolicy.deniedAddresses =
+            (try? ListenAddress(configuration.listen))?.ownNetworks ?? []
         manager.downloader.maxResponseSize = configuration.maxSourceBytes
         manager.downloader.maxTransferTime = .milliseconds(Int64(configuration.sourceTimeout * 1000))
         manager.decodeOptions = configuration.decodeOptions

@@ -25,12 +25,15 @@ public final class ImageService: Sendable {
     let shared = SharedResults()
     let logger: Logger
 
-    /// A service over the plugins of `host`, set up by `configuration`.
+    /// A service over the plugins of `host`, set up by `configuration`; a listen port of 0 is
+    /// replaced by a free port here (``configuration`` has it), so the guard knows its own address.
     /// - Throws: ``ImageServerConfigurationError`` for a setting that cannot be used (no key
     ///   without `allow-unsigned`, an odd key, a bad preset) or a plugin or cache that cannot be opened.
     public init(configuration: ImageServerConfiguration, host: PluginHost, logger: Logger)
         throws(ImageServerConfigurationError)
     {
+        var configuration = configuration
+        configuration.listen = try ListenAddress(configuration.listen).reservingPort().text
         self.configuration = configuration
         self.host = host
         self.logger = logger

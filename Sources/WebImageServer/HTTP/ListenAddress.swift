@@ -1,0 +1,88 @@
+import WebImageCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where the server listens: `HOST:PORT` (`[v6]:PORT` for IPv6) taken apart, with port 0
+/// turned into a free port before anything starts, so that the source guard can refuse
+/// the server's own address (a source pointing back at the server would make it call itself).
+struct ListenAddress: Sendable, Equatable {
+    var host: String
+    var port: Int
+
+    /// `text` taken apart.
+    /// - Throws: ``ImageServerConfigurationError`` for a malformed address.
+    init(_ text: String) throws(ImageServerConfigurationError) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
+            throw ImageServerConfigurationError("listen must be HOST:PORT, not '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw ImageServerConfigurationError("listen must name a host: '\(text)'") }
+        self.host = host == "localhost" ? "127.0.0.1" : host
+        self.port = port
+    }
+
+    /// `HOST:PORT` again, IPv6 hosts in brackets.
+    var text: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+
+    /// This address with port 0 replaced by a port the kernel picks as free now.
+    /// - Throws: ``ImageServerConfigurationError`` when the host is no IP address or cannot be bound.
+    func reservingPort() throws(ImageServerConfigurationError) -> ListenAddress {
+        guard port == 0 else { return self }
+        var storage = sockaddr_storage()
+        let family: Int32
+        let length: Int
+        if host.contains(":") {
+            family = AF_INET6
+            length = MemoryLayout<sockaddr_in6>.size
+            let parsed = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    address.pointee.sin6_family = sa_family_t(AF_INET6)
+                    return inet_pton(AF_INET6, host, &address.pointee.sin6_addr) == 1
+                }
+            }
+            guard parsed else { throw ImageServerConfigurationError("listen: '\(host)' is not an IP address") }
+        } else {
+            family = AF_INET
+            length = MemoryLayout<sockaddr_in>.size
+            let parsed = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    address.pointee.sin_family = sa_family_t(AF_INET)
+                    return inet_pton(AF_INET, host, &address.pointee.sin_addr) == 1
+                }
+            }
+            guard parsed else { throw ImageServerConfigurationError("listen: '\(host)' is not an IP address") }
+        }
+        let socketFD = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { throw ImageServerConfigurationError("listen: no socket for \(host)") }
+        defer { close(socketFD) }
+        var boundLength = socklen_t(length)
+        let bound = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketFD, $0, socklen_t(length)) == 0 && getsockname(socketFD, $0, &boundLength) == 0
+            }
+        }
+        guard bound else { throw ImageServerConfigurationError("listen: cannot bind \(text)") }
+        let port = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+        }
+        var reserved = self
+        reserved.port = port
+        return reserved
+    }
+
+    /// The networks a source may not reach because they are this server: its address and
+    /// port, or every address on its port when it listens on all of them (`0.0.0.0`, `::`).
+    var ownNetworks: [IPNetwork] {
+        let texts: [String]
+        switch host {
+        case "0.0.0.0", "::": texts = ["0.0.0.0/0:\(port)", "[::]/0:\(port)"]
+        default: texts = [host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"]
+        }
+        return texts.compactMap { try? IPNetwork($0) }
+    }
+}
