@@ -259,14 +259,32 @@ struct DocumentationTests {
         """,
     ]
 
-    /// `swiftc` arguments that find the built Swift modules and the C modules they import.
+    /// `swiftc` arguments that find the built Swift modules and the C modules they import,
+    /// the dependencies' too (a module loads the C modules of what it imports): each C
+    /// target's module map, the one SwiftPM generated in the build folder or, for a target
+    /// that brings its own, the one in its package's checkout.
     static func moduleArguments() throws -> [String] {
         let build = try BuildProducts.requiredDirectory
         let modules = build.appendingPathComponent("Modules")
-        let cModules = ["CWebImagePlugin", "CWebImageIsolation", "CWebImageImaging"].map {
-            build.appendingPathComponent("\($0).build/module.modulemap").path
+        let files = FileManager.default
+        var maps: [String: String] = [:]
+        for entry in try files.contentsOfDirectory(atPath: build.path) where entry.hasSuffix(".build") {
+            let map = build.appendingPathComponent(entry).appendingPathComponent("module.modulemap").path
+            if files.fileExists(atPath: map) { maps[String(entry.dropLast(".build".count))] = map }
         }
-        return ["-I", modules.path] + cModules.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
+        var root = build
+        while !files.fileExists(atPath: root.appendingPathComponent("checkouts").path) && root.path != "/" {
+            root.deleteLastPathComponent()
+        }
+        let checkouts = root.appendingPathComponent("checkouts")
+        for package in (try? files.contentsOfDirectory(atPath: checkouts.path)) ?? [] {
+            let sources = checkouts.appendingPathComponent(package).appendingPathComponent("Sources")
+            for target in (try? files.contentsOfDirectory(atPath: sources.path)) ?? [] where maps[target] == nil {
+                let map = sources.appendingPathComponent(target).appendingPathComponent("include/module.modulemap").path
+                if files.fileExists(atPath: map) { maps[target] = map }
+            }
+        }
+        return ["-I", modules.path] + maps.keys.sorted().flatMap { ["-Xcc", "-fmodule-map-file=\(maps[$0]!)"] }
     }
 
     static func swiftc(_ arguments: [String]) async throws -> CommandResult {

@@ -129,25 +129,30 @@ struct HostAppPackage {
         return try #require(block.components(separatedBy: "\n```").first) + "\n"
     }
 
-    /// SwiftPM's mirrors file mapping each `.package(url:)` of the repository's manifest to the
-    /// clone its build folder keeps in `repositories/`.
+    /// SwiftPM's mirrors file mapping every package the repository's build cloned (its
+    /// dependencies and theirs) to its clone in the build folder's `repositories/`.
     static func mirrors() throws -> String {
-        let manifest = try String(
-            contentsOf: BuildProducts.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let urls = manifest.components(separatedBy: #".package(url: ""#).dropFirst()
-            .compactMap { $0.components(separatedBy: "\"").first }
         var folder = try BuildProducts.requiredDirectory
         while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("repositories").path) {
             try #require(folder.path != "/", "no repositories/ folder above the build folder")
             folder.deleteLastPathComponent()
         }
         let repositories = folder.appendingPathComponent("repositories")
-        let clones = try FileManager.default.contentsOfDirectory(atPath: repositories.path)
-        let entries = try urls.map { url in
-            let name = URL(string: url)?.deletingPathExtension().lastPathComponent ?? url
-            let clone = try #require(clones.first { $0.hasPrefix(name + "-") }, "no clone of \(url)")
+        let clones = try FileManager.default.contentsOfDirectory(atPath: repositories.path).sorted()
+        // Every package of the graph, under both spellings of its URL (with and without
+        // `.git`, as manifests name them), so each package has one identity, the mirror's.
+        var entries: [String] = []
+        for clone in clones {
             let mirror = repositories.appendingPathComponent(clone).path
-            return #"{"mirror": "\#(mirror)", "original": "\#(url)"}"#
+            let origin = String(
+                decoding: try ChildProcess.output(
+                    of: "/usr/bin/git", ["-C", mirror, "config", "--get", "remote.origin.url"]),
+                as: UTF8.self
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
+            let bare = origin.hasSuffix(".git") ? String(origin.dropLast(4)) : origin
+            for url in [bare, bare + ".git"] {
+                entries.append(#"{"mirror": "\#(mirror)", "original": "\#(url)"}"#)
+            }
         }
         return #"{"object": ["# + entries.joined(separator: ", ") + #"], "version": 1}"# + "\n"
     }

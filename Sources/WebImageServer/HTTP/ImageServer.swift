@@ -1,8 +1,8 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
+internal import HTTPTypes
+internal import Hummingbird
 import Logging
-import ServiceLifecycle
+internal import ServiceLifecycle
 import WebImageCore
 
 /// `webimage serve`: an ``ImageService`` over HTTP/1.1 with Hummingbird, plus `GET /health`

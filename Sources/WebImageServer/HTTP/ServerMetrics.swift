@@ -1,4 +1,4 @@
-import Prometheus
+internal import Prometheus
 import Synchronization
 
 /// The server's Prometheus metrics, all named `webimage_serve_*`, in the text format of

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 
 /// Signs and verifies image server paths the way imgproxy does, so its client libraries work
 /// unchanged: the signature of a path is the URL-safe base64, without padding, of

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import Foundation
 
 /// A processed image as the server answers it and keeps it in its result caches: the encoded
