@@ -41,12 +41,8 @@ struct DecodeLimitOptions: ParsableArguments {
         guard decodeTimeout >= 0, decodeTimeout.isFinite else {
             throw CLIError("--decode-timeout must be 0 or more seconds, not \(decodeTimeout)")
         }
-        var options = options
-        options.maxPixelCount = maxPixels
-        options.maxByteCount = maxBytes
-        options.maxFrameCount = maxFrames
-        options.maxAnimationByteCount = maxAnimationBytes
-        options.timeLimit = decodeTimeout == 0 ? nil : .milliseconds(Int64((decodeTimeout * 1000).rounded(.up)))
-        return options
+        return options.limited(
+            pixels: maxPixels, bytes: maxBytes, frames: maxFrames, animationBytes: maxAnimationBytes,
+            seconds: decodeTimeout)
     }
 }

@@ -356,6 +356,29 @@ struct ImageServerTests {
         }
     }
 
+    @Test("the source's size and the decode limits hold: one 422 each, nothing kept")
+    func limits() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--max-source-bytes", "1000", "--max-pixels", "400",
+            ])
+            // The JPEG is 1,026 bytes; the PNG 2,600 bytes; a 37×12 image has 444 pixels.
+            let large = try HTTPExchange.send(server.baseURL + "/insecure/plain/\(origin.http)/static/photo.jpg@png")
+            #expect(large.status == 422)
+            #expect(large.text.hasPrefix("source too large: "))
+            let pixels = try Self.origin()
+            let limited = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--max-pixels", "400",
+            ])
+            let tooMany = try HTTPExchange.send(limited.baseURL + "/insecure/plain/\(pixels.http)/static/alpha.png@png")
+            #expect(tooMany.status == 422)
+            #expect(tooMany.text.hasPrefix("decode failed: "))
+            let again = try HTTPExchange.send(limited.baseURL + "/insecure/plain/\(pixels.http)/static/alpha.png@png")
+            #expect(again.status == 422)
+        }
+    }
+
     @Test("/health answers ok; /metrics counts answers by status and bytes")
     func healthAndMetrics() async throws {
         try await onOwnThread {

@@ -73,6 +73,19 @@ public struct DecodeOptions: Sendable {
         self.firstFrameOnly = firstFrameOnly
     }
 
+    /// These options with the limits of `webimage convert`'s flags: pixels, bytes, frames and
+    /// animation bytes as given (0: no limit), and `seconds` as the time limit (0: none),
+    /// rounded up to the millisecond.
+    public func limited(pixels: Int, bytes: Int, frames: Int, animationBytes: Int, seconds: Double) -> DecodeOptions {
+        var options = self
+        options.maxPixelCount = pixels
+        options.maxByteCount = bytes
+        options.maxFrameCount = frames
+        options.maxAnimationByteCount = animationBytes
+        options.timeLimit = seconds == 0 ? nil : .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        return options
+    }
+
     /// ``deadline``, else a deadline ``timeLimit`` from now, else nil.
     public func startDeadline() -> DecodeDeadline? {
         deadline ?? timeLimit.map { DecodeDeadline.after($0) }

@@ -75,12 +75,8 @@ public struct ImageServerConfiguration: Sendable, Equatable {
 
     /// The decode options every decode starts from, with these limits.
     public var decodeOptions: DecodeOptions {
-        var options = DecodeOptions()
-        options.maxPixelCount = maxPixels
-        options.maxByteCount = maxBytes
-        options.maxFrameCount = maxFrames
-        options.maxAnimationByteCount = maxAnimationBytes
-        options.timeLimit = decodeTimeout == 0 ? nil : .milliseconds(Int64((decodeTimeout * 1000).rounded(.up)))
-        return options
+        DecodeOptions().limited(
+            pixels: maxPixels, bytes: maxBytes, frames: maxFrames, animationBytes: maxAnimationBytes,
+            seconds: decodeTimeout)
     }
 }
