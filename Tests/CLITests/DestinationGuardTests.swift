@@ -2,84 +2,31 @@ import Foundation
 import Testing
 import WebImageTestSupport
 
-/// The destination guard (`--deny-private`) end to end: `webimage fetch` runs inside a network
-/// namespace whose only routes lead to a second namespace of the test's own, which holds a
+/// The destination guard (`--deny-private`) end to end: `webimage fetch` runs in the client
+/// namespace of a ``GuardNetwork``, whose only routes lead to the test's own hosts namespace: a
 /// "public" address (198.51.100.1, a documentation range), a private one (10.201.0.1), a CGNAT
 /// one (100.64.77.1), a link-local one (169.254.77.1) and a unique local one (fd00:77::1), all
 /// served by one recording HTTP server; a second server listens on the client's own loopback.
 /// No packet can leave the two namespaces.
 @Suite("webimage fetch: the destination guard, in network namespaces") struct DestinationGuardTests {
-    /// The two namespaces, their servers and the command that runs `webimage` in the client.
-    final class Network {
-        let client: NetworkNamespace
-        let hosts: NetworkNamespace
-        /// The hosts' server, on two ports (a redirect to the second needs a new name lookup).
-        let remote: RecordingHTTPServer
-        /// The server on the client's loopback, on two ports.
-        let local: RecordingHTTPServer
+    /// The two namespaces and their servers, and the command that runs `webimage` in the client.
+    final class Network: GuardNetwork {
         let plugins: PluginsFolder
         let output: TemporaryDirectory
 
         init() throws {
-            client = try NetworkNamespace()
-            hosts = try NetworkNamespace()
-            try client.link("c0", to: hosts, as: "h0")
-            try client.addAddress("198.51.100.2/24", to: "c0")
-            try client.addAddress("fd00:77::2/64", to: "c0")
-            for address in ["198.51.100.1/24", "10.201.0.1/32", "100.64.77.1/32", "169.254.77.1/32", "fd00:77::1/64"] {
-                try hosts.addAddress(address, to: "h0")
-            }
-            for prefix in ["10.201.0.0/16", "100.64.77.0/24", "169.254.77.0/24"] {
-                try client.addRoute(prefix, via: "c0")
-            }
-            remote = try RecordingHTTPServer(in: hosts, portCount: 2)
-            local = try RecordingHTTPServer(in: client, portCount: 2)
             plugins = try PluginsFolder.make()
             output = try TemporaryDirectory()
+            try super.init()
         }
-
-        deinit {
-            remote.stop()
-            local.stop()
-        }
-
-        var port: Int { remote.ports[0] }
-
-        /// `http://host:port/path` on the hosts' first port.
-        func url(_ host: String, _ path: String = "/image") -> String { "http://\(host):\(port)\(path)" }
-
-        /// A redirect from `host` (default the public host) to `target`.
-        func redirect(to target: String, from host: String = "198.51.100.1") -> String {
-            url(host, "/redirect?to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
-        }
-
-        /// A name server on the public host, used by the client, answering `first` to the
-        /// first lookup and `then` to every later one; stop it when done.
-        func nameServer(first: String, then: String) throws -> RebindingNameServer {
-            let nameServer = try RebindingNameServer(in: hosts, on: "198.51.100.1", first: first, then: then)
-            try client.useNameServer("198.51.100.1")
-            return nameServer
-        }
-
-        /// A redirect from `rebind.test` on the first port to ``rebindingTarget``, which makes
-        /// libcurl look the name up again (its cache is by name and port).
-        var rebindingRedirect: String { redirect(to: rebindingTarget, from: "rebind.test") }
-
-        /// Where ``rebindingRedirect`` leads: `rebind.test` on the second port.
-        var rebindingTarget: String { "http://rebind.test:\(remote.ports[1])/image" }
 
         /// `webimage fetch --json arguments...` inside the client namespace; no proxy.
         func fetch(_ arguments: [String]) async throws -> (CommandResult, [[String: Any]]) {
             let command =
                 client.execPrefix + [try BuildProducts.executable.path, "fetch", "--plugin-path", plugins.path]
                 + ["-o", output.path, "--json"] + arguments
-            let noProxy = Dictionary(
-                uniqueKeysWithValues: [
-                    "http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
-                ]
-                .map { ($0, "") })
             let result = try await WebImageProcess.run(
-                Array(command.dropFirst()), environment: noProxy, executable: URL(fileURLWithPath: command[0]))
+                Array(command.dropFirst()), environment: Self.noProxy, executable: URL(fileURLWithPath: command[0]))
             let reports = try result.outputLines.map { line in
                 try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             }

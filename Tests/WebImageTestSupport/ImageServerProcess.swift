@@ -5,24 +5,30 @@ import Synchronization
     import Glibc
 #endif
 
-/// A `webimage serve` started by a test on 127.0.0.1 with a port of its own choosing, over a
-/// plugins folder with every bundled plugin: its address once it prints `listening on`,
-/// its standard output (the access log) and error, and a stop by signal.
+/// A `webimage serve` started by a test on 127.0.0.1 (or another listen address) with a port of
+/// its own choosing, in the test's network namespace or one the test made, over a plugins
+/// folder with every bundled plugin: its address once it prints `listening on`, its standard
+/// output (the access log) and error, and a stop by signal.
 public final class ImageServerProcess: Sendable {
-    /// `http://127.0.0.1:PORT`.
+    /// `http://HOST:PORT` as the server prints it once it listens; 127.0.0.1 for `0.0.0.0`.
     public let baseURL: String
     public let port: Int
+    /// Where the server runs, and where ``HTTPExchange/send(_:method:headers:in:within:)`` must
+    /// run to reach it; nil for the test's own namespace.
+    public let namespace: NetworkNamespace?
     /// The plugins folder the server uses (every bundled plugin).
     public let plugins: PluginsFolder
     private let process: Process
     private let output = OutputBuffer()
 
-    /// Starts `webimage serve --listen 127.0.0.1:0 --plugin-path PLUGINS arguments...` with
-    /// `environment` added, and waits up to `within` for it to listen.
+    /// Starts `webimage serve --listen LISTEN --plugin-path PLUGINS arguments...` with
+    /// `environment` added, in `namespace` (by `ip netns exec`; nil: the test's own), and waits
+    /// up to `within` for it to listen.
+    /// - Parameter listen: `HOST:0` (the server picks the port); default `127.0.0.1:0`.
     /// - Throws: ``HarnessError`` with its standard error when it exits or does not listen in time.
     public init(
         _ arguments: [String], environment: [String: String] = [:], plugins: PluginsFolder? = nil,
-        within: Duration = .seconds(60)
+        in namespace: NetworkNamespace? = nil, listen: String = "127.0.0.1:0", within: Duration = .seconds(60)
     ) throws {
         let folder =
             try plugins
@@ -32,9 +38,14 @@ public final class ImageServerProcess: Sendable {
                 return folder
             }()
         self.plugins = folder
+        self.namespace = namespace
         let process = Process()
-        process.executableURL = try BuildProducts.executable
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--plugin-path", folder.path] + arguments
+        // `ip netns exec` enters the namespace and replaces itself with the server.
+        let command =
+            (namespace?.execPrefix ?? []) + [try BuildProducts.executable.path]
+            + ["serve", "--listen", listen, "--plugin-path", folder.path] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let standardOutput = Pipe()
         let standardError = Pipe()
@@ -52,19 +63,19 @@ public final class ImageServerProcess: Sendable {
             output.text.withLock { $0.standardError += text }
         }
         let deadline = ContinuousClock.now + within
-        var found: Int?
+        var found: (host: String, port: Int)?
         while found == nil && ContinuousClock.now < deadline && process.isRunning {
-            found = Self.listeningPort(in: output.text.withLock { $0.standardOutput })
+            found = Self.listeningAddress(in: output.text.withLock { $0.standardOutput })
             if found == nil { usleep(20_000) }
         }
-        guard let port = found ?? Self.listeningPort(in: output.text.withLock { $0.standardOutput }) else {
+        guard let (host, port) = found ?? Self.listeningAddress(in: output.text.withLock { $0.standardOutput }) else {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             throw HarnessError(
                 "webimage serve did not listen: \(output.text.withLock { $0.standardError + $0.standardOutput })")
         }
         self.port = port
-        baseURL = "http://127.0.0.1:\(port)"
+        baseURL = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
     }
 
     deinit {
@@ -101,11 +112,14 @@ public final class ImageServerProcess: Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
-    private static func listeningPort(in text: String) -> Int? {
-        guard let range = text.range(of: "listening on http://127.0.0.1:") else { return nil }
-        let digits = text[range.upperBound...].prefix { $0.isNumber }
-        guard text[range.upperBound...].dropFirst(digits.count).first == "\n" else { return nil }
-        return Int(digits)
+    /// The host and port of the `listening on http://HOST:PORT` line in `text`, once complete.
+    private static func listeningAddress(in text: String) -> (host: String, port: Int)? {
+        guard let range = text.range(of: "listening on http://") else { return nil }
+        let rest = text[range.upperBound...]
+        guard let end = rest.firstIndex(of: "\n"), let colon = rest[..<end].lastIndex(of: ":"),
+            let port = Int(rest[rest.index(after: colon)..<end])
+        else { return nil }
+        return (String(rest[..<colon]), port)
     }
 }
 
@@ -116,16 +130,19 @@ public struct HTTPExchange: Sendable {
     public let headers: [String: String]
     public let body: [UInt8]
 
-    /// `method url` with `headers`, by curl, within `within`.
+    /// `method url` with `headers`, by curl (no proxy) run in `namespace` (nil: the test's
+    /// own), within `within`.
     /// - Throws: ``HarnessError`` when curl fails to connect or its output has no HTTP head.
     public static func send(
-        _ url: String, method: String = "GET", headers: [String: String] = [:], within: Duration = .seconds(120)
+        _ url: String, method: String = "GET", headers: [String: String] = [:], in namespace: NetworkNamespace? = nil,
+        within: Duration = .seconds(120)
     ) throws -> HTTPExchange {
-        var arguments = ["-s", "-i", "--max-time", String(within.components.seconds), "--path-as-is"]
+        var arguments = ["-s", "-i", "--max-time", String(within.components.seconds), "--path-as-is", "--noproxy", "*"]
         arguments += method == "HEAD" ? ["-I"] : ["-X", method]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
         arguments.append(url)
-        let bytes = try ChildProcess.output(of: "/usr/bin/curl", arguments)
+        let command = (namespace?.execPrefix ?? []) + ["/usr/bin/curl"] + arguments
+        let bytes = try ChildProcess.output(of: command[0], Array(command.dropFirst()))
         return try parse(bytes)
     }
 
