@@ -180,6 +180,21 @@ struct ImageServerSourceGuardTests {
         }
     }
 
+    @Test("a server listening on a name refuses sources on the address the name stands for")
+    func ownListenName() async throws {
+        try await onOwnThread {
+            let hosts = try Hosts()
+            try hosts.client.useHostsFile(["serve.test": "198.51.100.2"])
+            // A fixed port: nothing else listens on it in the new client namespace.
+            let server = try hosts.server(["--allow-private-sources"], listen: "serve.test:8080")
+            #expect(server.baseURL == "http://198.51.100.2:8080")
+            for source in ["http://198.51.100.2:8080/health", "http://serve.test:8080/health"] {
+                try Self.expectRefused(source, "198.51.100.2 port 8080 is a denied address", by: server)
+            }
+            #expect(server.accessLines.filter { $0.contains("GET /health") } == [])
+        }
+    }
+
     @Test("--allow-source prefixes hold on every redirect target, before any connection to it")
     func prefixesOnRedirectTargets() async throws {
         try await onOwnThread {

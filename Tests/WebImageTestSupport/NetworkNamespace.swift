@@ -81,6 +81,15 @@ public final class NetworkNamespace: Sendable {
             to: URL(fileURLWithPath: resolverFolder + "/resolv.conf"))
     }
 
+    /// Makes programs run with ``execPrefix`` look up `names` (name to address) in their hosts
+    /// file, besides `localhost` (`/etc/netns/<name>/hosts`, mounted over `/etc/hosts`).
+    public func useHostsFile(_ names: [String: String]) throws {
+        try FileManager.default.createDirectory(atPath: resolverFolder, withIntermediateDirectories: true)
+        let lines = ["127.0.0.1 localhost", "::1 localhost"] + names.sorted { $0.key < $1.key }.map { "\($1) \($0)" }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(
+            to: URL(fileURLWithPath: resolverFolder + "/hosts"))
+    }
+
     /// Runs `body` on a thread of its own that has entered the namespace: sockets it creates
     /// belong to the namespace for their whole life. The thread ends after `body`.
     public func inside<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) throws -> Value {

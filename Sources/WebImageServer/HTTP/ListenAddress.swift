@@ -76,13 +76,47 @@ struct ListenAddress: Sendable, Equatable {
     }
 
     /// The networks a source may not reach because they are this server: its address and
-    /// port, or every address on its port when it listens on all of them (`0.0.0.0`, `::`).
+    /// port (for a name, every address the name resolves to), or every address on its port
+    /// when it listens on all of them (`0.0.0.0`, `::`).
     var ownNetworks: [IPNetwork] {
         let texts: [String]
         switch host {
         case "0.0.0.0", "::": texts = ["0.0.0.0/0:\(port)", "[::]/0:\(port)"]
-        default: texts = [host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"]
+        default: texts = Self.addresses(of: host).map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" }
         }
         return texts.compactMap { try? IPNetwork($0) }
+    }
+
+    /// `host` when it is an IP address, else the addresses the system resolves it to (as the
+    /// listener does when it binds), none when it does not resolve.
+    private static func addresses(of host: String) -> [String] {
+        if (try? IPNetwork(host)) != nil { return [host] }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
+        defer { freeaddrinfo(list) }
+        var addresses: [String] = []
+        var entry = list
+        while let info = entry?.pointee {
+            entry = info.ai_next
+            guard let address = info.ai_addr else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    var bytes = $0.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &bytes, &text, socklen_t(text.count))
+                }
+            case AF_INET6:
+                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    var bytes = $0.pointee.sin6_addr
+                    _ = inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count))
+                }
+            default: continue
+            }
+            addresses.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return addresses
     }
 }
