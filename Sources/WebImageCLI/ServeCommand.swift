@@ -102,6 +102,12 @@ struct ServeCommand: PluginHostCommand {
     )
     var drainTimeout: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds an original is fresh when its origin gives no max-age or Expires (default 3600, an hour).",
+            valueName: "seconds"))
+    var sourceMaxAge: Double?
+
     @OptionGroup var pluginOptions: PluginOptions
 
     /// The flags given, as setting names and values; absent flags are left out.
@@ -136,6 +142,7 @@ struct ServeCommand: PluginHostCommand {
         add("enable-avif", flag: enableAVIF)
         add("result-memory-bytes", resultMemoryBytes)
         add("drain-timeout", drainTimeout)
+        add("source-max-age", sourceMaxAge)
         return settings
     }
 

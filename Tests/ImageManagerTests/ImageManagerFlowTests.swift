@@ -179,6 +179,72 @@ struct ImageManagerFlowTests {
         #expect(entry?.extendedData != nil)
     }
 
+    @Test(
+        "revalidate-stale: a fresh copy is used; a stale one is revalidated (304: used, renewed; new: replaced, transformed)"
+    )
+    func revalidateStale() async throws {
+        var alwaysStale = ImageManagerConfiguration()
+        alwaysStale.defaultFreshnessLifetime = .zero
+        let harness = try ManagerHarness(configuration: alwaysStale)
+        let url = harness.url("icon.png")
+        var diskOnly = ImageContext()
+        diskOnly.queryCacheType = .disk
+        diskOnly.originalQueryCacheType = .disk
+        let options: ImageManagerOptions = [.revalidateStale, .waitStoreCache]
+        let first = try await harness.manager.image(for: url, options: options, context: diskOnly)
+        #expect(first.cacheType == .none && first.metrics.revalidation == nil)
+        let storedAt = try Self.storedAt(harness, url)
+        // Fresh for the default lifetime (an hour): used without a request.
+        let fresh = try await harness.makeManager().image(for: url, options: options, context: diskOnly)
+        #expect(fresh.cacheType == .disk && fresh.metrics.revalidation == nil)
+        // Stale at once with a lifetime of 0: a conditional request, answered 304; the copy is
+        // used and stored again.
+        let current = try await harness.manager.image(for: url, options: options, context: diskOnly)
+        #expect(current.cacheType == .disk && current.metrics.revalidation == .notModified)
+        #expect(current.image?.width == 64 && current.data.map([UInt8].init) == harness.images["icon.png"])
+        var log = harness.requests("icon.png", atLeast: 2)
+        #expect(log.count == 2)
+        // nginx logs the If-None-Match sent (the stored ETag) and the 304 answer.
+        let fields = log.last?.split(separator: "|", omittingEmptySubsequences: false) ?? []
+        #expect(fields.count == 4 && fields[2] != "-" && fields[3] == "304", "\(log)")
+        #expect(try Self.storedAt(harness, url) > storedAt)
+        // The file changes: the revalidation gets the new image, which replaces the copy.
+        try harness.replace("icon.png", with: harness.images["wide.png"]!)
+        let changed = try await harness.manager.image(for: url, options: options, context: diskOnly)
+        #expect(changed.cacheType == .none && changed.metrics.revalidation == .modified)
+        #expect(changed.image?.width == 200)
+        let entry = try harness.imageCache().disk.entry(forKey: url.absoluteString)
+        #expect(entry.map { [UInt8]($0.data) } == harness.images["wide.png"])
+        // With a transformer: the stale original is revalidated, then transformed.
+        var flipping = diskOnly
+        flipping.transformer = FlippingTransformer(horizontal: true, vertical: false)
+        let flipped = try await harness.manager.image(for: url, options: options, context: flipping)
+        #expect(flipped.cacheType == .disk && flipped.metrics.revalidation == .notModified)
+        #expect(flipped.image?.width == 200 && flipped.cacheKey != url.absoluteString)
+        log = harness.requests("icon.png", atLeast: 4)
+        #expect(log.map { $0.split(separator: "|").last ?? "" } == ["200", "304", "200", "304"], "\(log)")
+    }
+
+    @Test("revalidate-stale: a response with Cache-Control: no-store is not kept on disk")
+    func revalidateStaleNoStore() async throws {
+        let harness = try ManagerHarness()
+        let url = URL(string: "\(harness.nginx.http)/no-store/icon.png")!
+        let first = try await harness.manager.image(for: url, options: [.revalidateStale, .waitStoreCache])
+        #expect(first.image?.width == 64)
+        #expect(try !harness.imageCache().disk.contains(url.absoluteString))
+        // Without the option it is kept, as before.
+        _ = try await harness.manager.image(for: url, options: [.waitStoreCache, .fromLoaderOnly])
+        #expect(try harness.imageCache().disk.contains(url.absoluteString))
+    }
+
+    /// When the disk copy of `url` was stored, from its extended data (seconds since 1970).
+    static func storedAt(_ harness: ManagerHarness, _ url: URL) throws -> Double {
+        let entry = try #require(try harness.imageCache().disk.entry(forKey: url.absoluteString))
+        let lines = String(decoding: try #require(entry.extendedData), as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.count == 5 ? Double(lines[3]) : nil)
+    }
+
     @Test("wait-store-cache completes after the disk store; without it the completion does not wait")
     func waitStoreCache() async throws {
         let harness = try ManagerHarness()

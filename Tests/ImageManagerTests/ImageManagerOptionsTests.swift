@@ -15,7 +15,7 @@ struct ImageManagerOptionsTests {
         let options = try ImageManagerOptions(names: "refresh-cached, low-priority,wait-store-cache")
         #expect(options == [.refreshCached, .lowPriority, .waitStoreCache])
         #expect(options.names == ["low-priority", "refresh-cached", "wait-store-cache"])
-        #expect(ImageManagerOptions.named.count == 18)
+        #expect(ImageManagerOptions.named.count == 19)
         #expect(throws: ImageManagerError.self) { try ImageManagerOptions(names: "refresh-cached,sometimes") }
     }
 

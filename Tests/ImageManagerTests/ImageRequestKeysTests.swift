@@ -106,7 +106,7 @@ struct ImageRequestKeysTests {
         ("scale-down-large-images", .decode), ("query-memory-data", .image), ("query-memory-data-sync", .nothing),
         ("query-disk-data-sync", .nothing), ("from-cache-only", .image), ("from-loader-only", .image),
         ("avoid-decode-image", .decode), ("decode-first-frame-only", .decode), ("preload-all-frames", .decode),
-        ("wait-store-cache", .image),
+        ("wait-store-cache", .image), ("revalidate-stale", .image),
     ]).map { name, split in
         Row(name: name, split: split) { _, options in
             options.insert(ImageManagerOptions.named.first { $0.name == name }?.option ?? [])

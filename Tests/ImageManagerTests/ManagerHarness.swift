@@ -87,11 +87,7 @@ final class ManagerHarness: Sendable {
 
     /// Replaces a served file (a new ETag and Last-Modified).
     func replace(_ name: String, with bytes: [UInt8]) throws {
-        let path = nginx.folder.file("www/static/\(name)")
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        // A later modification time than the first file's, whatever the clock's resolution.
-        let later = Date().addingTimeInterval(5)
-        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path)
+        try nginx.replace(name, with: bytes)
     }
 }
 

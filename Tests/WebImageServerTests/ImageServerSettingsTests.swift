@@ -10,7 +10,8 @@ struct ImageServerSettingsTests {
             #"""
             {"listen": "0.0.0.0:9000", "max-concurrent": 3, "allow-private-sources": true,
              "allow-source": ["https://a.example/", "https://*.b.example/"],
-             "preset": {"thumb": "rs:fill:64:64", "default": "q:70"}, "request-timeout": 2.5}
+             "preset": {"thumb": "rs:fill:64:64", "default": "q:70"}, "request-timeout": 2.5,
+             "source-max-age": 60}
             """#.utf8)
         var configuration = try ImageServerSettings.applyingJSON(file, to: ImageServerConfiguration(), file: "s.json")
         #expect(configuration.listen == "0.0.0.0:9000")
@@ -19,20 +20,26 @@ struct ImageServerSettingsTests {
         #expect(configuration.allowedSources == ["https://a.example/", "https://*.b.example/"])
         #expect(configuration.presets == ["thumb": "rs:fill:64:64", "default": "q:70"])
         #expect(configuration.requestTimeout == 2.5)
+        #expect(configuration.sourceMaxAge == 60)
         configuration = try ImageServerSettings.applyingEnvironment(
             [
                 "WEBIMAGE_SERVE_MAX_CONCURRENT": "5", "WEBIMAGE_SERVE_KEY": "00ff,aa",
                 "WEBIMAGE_SERVE_SALT": "01,02", "WEBIMAGE_SERVE_ALLOW_PRIVATE_SOURCES": "false", "OTHER": "x",
+                "WEBIMAGE_SERVE_SOURCE_MAX_AGE": "30",
             ], to: configuration)
         #expect(configuration.maxConcurrent == 5)
         #expect(configuration.keys == ["00ff", "aa"])
         #expect(configuration.salts == ["01", "02"])
         #expect(!configuration.allowPrivateSources)
+        #expect(configuration.sourceMaxAge == 30)
         try ImageServerSettings.apply("max-concurrent", ["7"], to: &configuration, from: "--max-concurrent")
         try ImageServerSettings.apply(
             "allow-source", ["https://c.example/"], to: &configuration, from: "--allow-source")
         #expect(configuration.maxConcurrent == 7)
         #expect(configuration.allowedSources == ["https://c.example/"])
+        try ImageServerSettings.apply("source-max-age", ["0"], to: &configuration, from: "--source-max-age")
+        #expect(configuration.sourceMaxAge == 0)
+        #expect(ImageServerConfiguration().sourceMaxAge == 3600)
         #expect(configuration.listen == "0.0.0.0:9000")
     }
 
@@ -44,6 +51,7 @@ struct ImageServerSettingsTests {
             (#"{"max-queue": -1}"#, "s.json: max-queue must be a whole number, 0 or more, not '-1'"),
             (#"{"request-timeout": "soon"}"#, "s.json: request-timeout must be more than 0 seconds, not 'soon'"),
             (#"{"listen": ["a", "b"]}"#, "s.json: listen takes one value, not a list"),
+            (#"{"source-max-age": -1}"#, "s.json: source-max-age must be 0 or more seconds, not '-1'"),
             (#"{"presets-only": "maybe"}"#, "s.json: presets-only must be true or false, not 'maybe'"),
             (#"{"preset": {"x": ["q:1"]}}"#, "s.json: preset 'x' must be a string of options"),
             (#"{"preset": ["nameless"]}"#, "s.json: preset must be NAME=OPTIONS, not 'nameless'"),

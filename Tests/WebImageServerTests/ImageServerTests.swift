@@ -48,6 +48,19 @@ struct ImageServerTests {
         origin.requests(matching: path, atLeast: 2, within: .seconds(2)).count
     }
 
+    /// Waits up to 30 seconds for `count` originals in the disk cache `cache` (entry files of
+    /// the namespace `originals`; the manager writes them after answering).
+    static func waitForOriginals(_ cache: TemporaryDirectory, count: Int) throws -> Bool {
+        let folder = cache.file("originals")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            if names.filter({ !$0.hasPrefix(".") }).count >= count { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
     /// Waits up to 30 seconds for the server's `/metrics` to show `series` at `value`.
     static func waitForMetric(_ server: ImageServerProcess, _ series: String, _ value: Double) throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)
@@ -218,6 +231,91 @@ struct ImageServerTests {
             #expect(other.headers["server-timing"]?.hasPrefix("cache;desc=miss") == true)
             #expect(try Self.probe(other.body, server: server).0 == 20)
             #expect(Self.originRequests(origin, "/static/photo.jpg") == 1)
+        }
+    }
+
+    @Test(
+        "a stale original is revalidated: fresh, no request; stale, one 304 and the kept bytes; changed, one 200 and the new image"
+    )
+    func revalidation() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let cache = try TemporaryDirectory()
+            let server = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--cache-dir", cache.path, "--source-max-age", "2",
+            ])
+            func size(_ box: Int) throws -> (Int, Int) {
+                let answer = try HTTPExchange.send(
+                    server.baseURL + "/insecure/rs:fit:\(box):\(box)/plain/\(origin.http)/static/photo.jpg@png")
+                #expect(answer.status == 200)
+                #expect(answer.headers["server-timing"]?.hasPrefix("cache;desc=miss") == true)
+                let (width, height, _, _) = try Self.probe(answer.body, server: server)
+                return (width, height)
+            }
+            func statuses(_ count: Int) -> [String] {
+                origin.requests(matching: "/static/photo.jpg", atLeast: count + 1, within: .seconds(1)).map {
+                    String($0.split(separator: "|").last ?? "")
+                }
+            }
+            #expect(try size(30) == (30, 21))
+            #expect(try Self.waitForOriginals(cache, count: 1))
+            // Within the 2 seconds of freshness: from the kept original, no request.
+            #expect(try size(20) == (20, 14))
+            #expect(statuses(1) == ["200"])
+            sleep(3)
+            // Stale: one conditional request, answered 304; the kept original is used.
+            #expect(try size(40) == (40, 28))
+            #expect(statuses(2) == ["200", "304"])
+            // The source changes (new bytes, a later date): a 200 and the new image (turned by
+            // its EXIF orientation, so taller than wide).
+            try origin.replace("photo.jpg", with: try Fixture.bytes("jpeg/orientation-6.jpg"))
+            sleep(3)
+            #expect(try size(50) == (35, 50))
+            #expect(statuses(3) == ["200", "304", "200"])
+            let metrics = try HTTPExchange.send(server.baseURL + "/metrics").text
+            #expect(Self.metric(metrics, "webimage_serve_origin_fetches_total") == 2)
+            #expect(Self.metric(metrics, "webimage_serve_origin_revalidations_total{outcome=\"not_modified\"}") == 1)
+            #expect(Self.metric(metrics, "webimage_serve_origin_revalidations_total{outcome=\"modified\"}") == 1)
+            #expect(Self.metric(metrics, "webimage_serve_results_total{tier=\"miss\"}") == 4)
+        }
+    }
+
+    @Test("the origin's Cache-Control and Expires set an original's freshness: s-maxage, max-age, no-cache, no-store")
+    func sourceFreshness() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let cache = try TemporaryDirectory()
+            // The default --source-max-age (an hour) for sources without a lifetime of their own.
+            let server = try ImageServerProcess([
+                "--allow-unsigned", "--allow-private-sources", "--cache-dir", cache.path,
+            ])
+            let locations = ["/static/", "/expires-1s/", "/s-maxage-1s/", "/no-cache/", "/no-store/"]
+            func get(_ location: String, _ box: Int) throws {
+                let answer = try HTTPExchange.send(
+                    server.baseURL + "/insecure/rs:fit:\(box):\(box)/plain/\(origin.http)\(location)photo.jpg@png")
+                #expect(answer.status == 200, "\(location)")
+                #expect(try Self.probe(answer.body, server: server).0 == box, "\(location)")
+            }
+            for location in locations { try get(location, 30) }
+            // Every original but the no-store one is kept.
+            #expect(try Self.waitForOriginals(cache, count: 4))
+            sleep(2)
+            for location in locations { try get(location, 20) }
+            // The static file is fresh for an hour: no request; expires 1 s (max-age=1), s-maxage
+            // 1 s (over max-age 3600) and no-cache are revalidated: 304; no-store is fetched again.
+            let expected = [
+                "/static/": ["200"], "/expires-1s/": ["200", "304"], "/s-maxage-1s/": ["200", "304"],
+                "/no-cache/": ["200", "304"], "/no-store/": ["200", "200"],
+            ]
+            for location in locations {
+                let count = expected[location]!.count
+                let log = origin.requests(matching: location + "photo.jpg", atLeast: count + 1, within: .seconds(1))
+                #expect(log.map { String($0.split(separator: "|").last ?? "") } == expected[location]!, "\(location)")
+            }
+            let metrics = try HTTPExchange.send(server.baseURL + "/metrics").text
+            #expect(Self.metric(metrics, "webimage_serve_origin_fetches_total") == 6)
+            #expect(Self.metric(metrics, "webimage_serve_origin_revalidations_total{outcome=\"not_modified\"}") == 3)
+            #expect(Self.metric(metrics, "webimage_serve_origin_revalidations_total{outcome=\"modified\"}") == nil)
         }
     }
 

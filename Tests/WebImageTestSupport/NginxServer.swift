@@ -87,6 +87,16 @@ public final class NginxServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// Replaces the file `name` served under `/static/` (and the other locations over it) with
+    /// `bytes`, dated 5 seconds later than now (whatever the clock's resolution), so its ETag
+    /// and Last-Modified change.
+    public func replace(_ name: String, with bytes: [UInt8]) throws {
+        let path = folder.file("www/static/\(name)")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let later = Date().addingTimeInterval(5)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path)
+    }
+
     /// The requests nginx answered so far, one `uri|accept|if-none-match|status` line each,
     /// waiting up to `within` (default 5 seconds, for a loaded machine) for the log to catch up
     /// with `atLeast` lines. nginx logs a request after its response went out, so a client that
@@ -213,6 +223,16 @@ public final class NginxServer: @unchecked Sendable {
                     alias \(folder)/www/static/;
                     types { application/pdf pdf; text/html html; }
                 }
+                # The static files with a freshness lifetime (for revalidation tests):
+                # `/expires-1s/` (Expires and Cache-Control max-age=1), `/s-maxage-1s/` (max-age
+                # an hour, s-maxage 1 s), `/no-cache/` and `/no-store/`; on 304s too.
+                location /expires-1s/ { alias \(folder)/www/static/; expires 1s; }
+                location /s-maxage-1s/ {
+                    alias \(folder)/www/static/;
+                    add_header Cache-Control "max-age=3600, s-maxage=1";
+                }
+                location /no-cache/ { alias \(folder)/www/static/; add_header Cache-Control "no-cache"; }
+                location /no-store/ { alias \(folder)/www/static/; add_header Cache-Control "no-store"; }
             }
         }
         """

@@ -7,6 +7,23 @@ extension ImageManager {
         var payload: DecodedPayload
         var data: Data?
         var cacheType: ImageCacheType
+        /// The validators and freshness stored with a disk entry; nil for a memory hit or an
+        /// entry stored without them.
+        var record: CacheValidators?
+    }
+
+    /// True when ``ImageManagerOptions/revalidateStale`` must revalidate `hit` before it is
+    /// used: a disk entry past its freshness, or of unknown age.
+    func isStale(_ plan: ImageRequestPlan, _ hit: CacheHit) -> Bool {
+        plan.options.contains(.revalidateStale) && hit.cacheType == .disk && !isFresh(hit.record)
+    }
+
+    /// True when `record` says its copy is fresh now (``ImageManagerConfiguration/defaultFreshnessLifetime``
+    /// when its response named no lifetime).
+    private func isFresh(_ record: CacheValidators?) -> Bool {
+        let seconds = configuration.defaultFreshnessLifetime.components
+        let defaultLifetime = Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18
+        return record?.isFresh(at: Date().timeIntervalSince1970, defaultLifetime: defaultLifetime) ?? false
     }
 
     /// The image stored under `memoryKey` in memory (a memory-only ``ImageCaching/query(_:options:)``),
@@ -48,7 +65,9 @@ extension ImageManager {
         if type.includesMemory, let image = payload.image {
             try? await cache.store(image, data: nil, forKey: memoryKey, cacheType: .memory)
         }
-        return CacheHit(payload: payload, data: entry.data, cacheType: .disk)
+        return CacheHit(
+            payload: payload, data: entry.data, cacheType: .disk,
+            record: entry.extendedData.flatMap(CacheValidators.init(extendedData:)))
     }
 
     /// The memory hit of the plan's final key, looked up on the calling thread; nil when the
@@ -75,6 +94,8 @@ extension ImageManager {
         let lookupKey = plan.chain.isEmpty ? baseKey : key
         let spec = plan.chain.isEmpty ? plan.decode : ImageRequestPlan.DecodeSpec()
         guard let entry = try? cache.diskEntryNow(forKey: lookupKey),
+            !plan.chain.isEmpty || !plan.options.contains(.revalidateStale)
+                || isFresh(entry.extendedData.flatMap(CacheValidators.init(extendedData:))),
             let payload = try? decode([UInt8](entry.data), spec: spec, coders: plan.coders, url: plan.urlString),
             let image = payload.image
         else { return nil }
@@ -108,7 +129,13 @@ extension ImageManager {
             await countingFailure { try await cache.store(image, data: nil, forKey: originalKey, cacheType: .memory) }
         }
         guard type.includesDisk else { return }
-        let extendedData = CacheValidators(response: download.response)?.extendedData
+        let now = Date().timeIntervalSince1970
+        if plan.options.contains(.revalidateStale),
+            ResponseFreshness(headers: download.response.headers, receivedAt: now).noStore
+        {
+            return
+        }
+        let extendedData = CacheValidators(response: download.response, storedAt: now).extendedData
         if storesOriginalWithoutTask(plan) {
             // The downloaded bytes go to the disk cache as they are, without a copy where it can.
             counters.countStore()
@@ -128,6 +155,18 @@ extension ImageManager {
         guard let bytes else { return }
         counters.countStore()
         await countingFailure { try await cache.storeData(bytes, extendedData: extendedData, forKey: baseKey) }
+    }
+
+    /// Stores the validators of a stale disk copy renewed by a 304 answer with `headers`
+    /// (``CacheValidators/renewed(by:at:)``), with the copy's bytes, under the base key of
+    /// `cache`, so the copy is fresh again; in the background unless ``ImageManagerOptions/waitStoreCache``.
+    func renew(_ plan: ImageRequestPlan, _ hit: CacheHit, in cache: any ImageCaching, headers: HTTPHeaders?) async {
+        guard let baseKey = plan.baseKey, let data = hit.data, let record = hit.record else { return }
+        let extendedData = record.renewed(by: headers, at: Date().timeIntervalSince1970).extendedData
+        counters.countStore()
+        await store(plan) {
+            await self.countingFailure { try await cache.storeData(data, extendedData: extendedData, forKey: baseKey) }
+        }
     }
 
     /// True when the flow stores the original itself, without a task, before completing: an

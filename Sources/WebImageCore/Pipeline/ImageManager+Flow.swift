@@ -33,6 +33,8 @@ extension ImageManager {
         }
         let refresh = plan.options.contains(.refreshCached)
         var deliveredCached = false
+        // A cached original past its freshness (revalidate-stale), used only after a 304.
+        var stale: (hit: CacheHit, cache: any ImageCaching)?
         // 1. The caches, unless from-loader-only.
         if !plan.options.contains(.fromLoaderOnly), let baseKey = plan.baseKey, let originalKey = plan.originalKey,
             let finalKey = plan.finalKey
@@ -44,39 +46,43 @@ extension ImageManager {
                     spec: transforming ? ImageRequestPlan.DecodeSpec() : plan.decode, type: plan.queryCacheType,
                     relay: relay)
             {
-                let result = cachedResult(plan, hit: hit, key: finalKey, started: started, isOriginal: !transforming)
-                guard refresh else { return result }
-                work.send(.intermediate(result))
-                deliveredCached = true
+                if !transforming && isStale(plan, hit) {
+                    stale = (hit, cache)
+                } else {
+                    let result = cachedResult(
+                        plan, hit: hit, key: finalKey, started: started, isOriginal: !transforming)
+                    guard refresh else { return result }
+                    work.send(.intermediate(result))
+                    deliveredCached = true
+                }
             }
-            if !deliveredCached, transforming, let cache = plan.originalCache, plan.originalQueryCacheType != .none,
+            if !deliveredCached, stale == nil, transforming, let cache = plan.originalCache,
+                plan.originalQueryCacheType != .none,
                 let hit = try await lookup(
                     plan, in: cache, lookupKey: baseKey, memoryKey: originalKey, spec: plan.decode,
                     type: plan.originalQueryCacheType, relay: relay)
             {
-                // The transformed image is missing but the original is cached: transform it.
-                let sourceKey = plan.cachedDecodeKey(cache: cache, key: originalKey, spec: plan.decode)
-                let output = try await transformed(
-                    plan, count: plan.chain.count, source: .cached(hit.payload, key: sourceKey), relay: relay,
-                    forward: forward)
-                guard let output else { return nil }
-                if output.transformed, let image = output.image {
-                    await store(plan) { await self.storeTransformed(plan, image: image) }
+                if isStale(plan, hit) {
+                    stale = (hit, cache)
+                } else {
+                    // The transformed image is missing but the original is cached: transform it.
+                    guard
+                        let result = try await resultOfCachedOriginal(
+                            plan, hit: hit, cache: cache, started: started, relay: relay, forward: forward)
+                    else { return nil }
+                    guard refresh else { return result }
+                    work.send(.intermediate(result))
+                    deliveredCached = true
                 }
-                var result = cachedResult(
-                    plan, hit: hit, key: output.transformed ? finalKey : originalKey, started: started, isOriginal: true
-                )
-                result.image = output.image
-                result.animation = output.animation
-                result.data = output.transformed ? nil : result.data
-                guard refresh else { return result }
-                work.send(.intermediate(result))
-                deliveredCached = true
             }
         }
         // 2. Whether to download.
         if plan.options.contains(.fromCacheOnly) {
             if deliveredCached { return nil }
+            if let stale {
+                return try await resultOfCachedOriginal(
+                    plan, hit: stale.hit, cache: stale.cache, started: started, relay: relay, forward: forward)
+            }
             throw ImageManagerError(.notInCache, "not in the cache", url: plan.urlString)
         }
         if failedURLs.contains(plan.urlString), !plan.options.contains(.retryFailed) {
@@ -93,6 +99,9 @@ extension ImageManager {
             let extended = try? await cache.extendedData(forKey: baseKey)
         {
             validators = CacheValidators(extendedData: extended)
+        } else if let stale {
+            // A stale copy (revalidate-stale) is revalidated with its own.
+            validators = stale.hit.record
         }
         // 4-7. Download, decode, transform (shared stages).
         let output: DecodedPayload?
@@ -104,7 +113,13 @@ extension ImageManager {
                     plan, count: plan.chain.count, source: .download(validators), relay: relay, forward: forward)
             }
         } catch  where error.loadingError?.kind == .notModified {
-            return nil
+            guard let stale else { return nil }
+            // The stale copy is current: renew its freshness and use it.
+            await renew(plan, stale.hit, in: stale.cache, headers: error.loadingError?.headers)
+            var result = try await resultOfCachedOriginal(
+                plan, hit: stale.hit, cache: stale.cache, started: started, relay: relay, forward: forward)
+            result?.metrics.revalidation = .notModified
+            return result
         } catch {
             if FailedURLList.blocks(error) { failedURLs.insert(plan.urlString) }
             throw error
@@ -128,6 +143,7 @@ extension ImageManager {
         var metrics = ImageMetrics()
         metrics.total = ContinuousClock.now - started
         metrics.load = download.metrics
+        if stale != nil { metrics.revalidation = .modified }
         let plain = plan.decode.thumbnail == nil && !transformedImage
         let bytes = plain || output.isAnimated ? Data(download.data) : nil
         return ImageResult(
@@ -137,12 +153,37 @@ extension ImageManager {
     }
 
     /// Runs the stores now (``ImageManagerOptions/waitStoreCache``) or in the background.
-    private func store(_ plan: ImageRequestPlan, _ body: @escaping @Sendable () async -> Void) async {
+    func store(_ plan: ImageRequestPlan, _ body: @escaping @Sendable () async -> Void) async {
         if plan.options.contains(.waitStoreCache) {
             await body()
         } else {
             background.run(body)
         }
+    }
+
+    /// The result of the cached original `hit` found in `cache`: itself without a transformer,
+    /// else transformed (and the transformed image stored under the final key).
+    private func resultOfCachedOriginal(
+        _ plan: ImageRequestPlan, hit: CacheHit, cache: any ImageCaching, started: ContinuousClock.Instant,
+        relay: PriorityRelay, forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
+    ) async throws(ImageManagerError) -> ImageResult? {
+        guard let originalKey = plan.originalKey, let finalKey = plan.finalKey else { return nil }
+        guard !plan.chain.isEmpty else {
+            return cachedResult(plan, hit: hit, key: finalKey, started: started, isOriginal: true)
+        }
+        let sourceKey = plan.cachedDecodeKey(cache: cache, key: originalKey, spec: plan.decode)
+        let output = try await transformed(
+            plan, count: plan.chain.count, source: .cached(hit.payload, key: sourceKey), relay: relay, forward: forward)
+        guard let output else { return nil }
+        if output.transformed, let image = output.image {
+            await store(plan) { await self.storeTransformed(plan, image: image) }
+        }
+        var result = cachedResult(
+            plan, hit: hit, key: output.transformed ? finalKey : originalKey, started: started, isOriginal: true)
+        result.image = output.image
+        result.animation = output.animation
+        result.data = output.transformed ? nil : result.data
+        return result
     }
 
     /// The result of a cache hit; `isOriginal` when it was looked up under the base key (its

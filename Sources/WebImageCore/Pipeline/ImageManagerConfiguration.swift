@@ -57,6 +57,10 @@ public struct ImageManagerConfiguration: Sendable {
     /// choice on top. Default ``DecodeOptions/init(pixelFormat:thumbnail:appliesOrientation:maxPixelCount:firstFrameOnly:)``
     /// (100 megapixels, 1 GiB, 5,000 frames, 512 MiB of frames, 30 seconds).
     public var decodeOptions = DecodeOptions()
+    /// How long a copy in the disk cache stays fresh when its response named no lifetime (no
+    /// `Cache-Control` `max-age`/`s-maxage`, no `Expires`), for requests with
+    /// ``ImageManagerOptions/revalidateStale``. Default one hour.
+    public var defaultFreshnessLifetime: Duration = .seconds(3600)
 
     public init() {}
 }

@@ -48,6 +48,15 @@ public struct ImageManagerOptions: OptionSet, Sendable, Hashable {
     public static let preloadAllFrames = ImageManagerOptions(rawValue: 1 << 16)
     /// Complete only after the stores to the caches finished.
     public static let waitStoreCache = ImageManagerOptions(rawValue: 1 << 17)
+    /// Use a copy from the disk cache only while it is fresh: for the lifetime its response
+    /// gave (`Cache-Control` `s-maxage`, else `max-age`, else `Expires`; `no-cache` is 0), else
+    /// ``ImageManagerConfiguration/defaultFreshnessLifetime``. A stale copy (or one of unknown
+    /// age) is revalidated with the server before the request completes, with the validators
+    /// stored with it (`If-None-Match`, `If-Modified-Since`; none: an unconditional request):
+    /// on 304 the cached bytes are used and their freshness renewed, on a new image that image
+    /// is used and replaces them (``ImageMetrics/revalidation`` says which). A response with
+    /// `Cache-Control: no-store` is not kept on disk. Memory hits are used as they are.
+    public static let revalidateStale = ImageManagerOptions(rawValue: 1 << 18)
 
     /// Every option with its kebab-case name, in declaration order.
     public static let named: [(name: String, option: ImageManagerOptions)] = [
@@ -59,7 +68,7 @@ public struct ImageManagerOptions: OptionSet, Sendable, Hashable {
         ("query-disk-data-sync", .queryDiskDataSync), ("from-cache-only", .fromCacheOnly),
         ("from-loader-only", .fromLoaderOnly), ("avoid-decode-image", .avoidDecodeImage),
         ("decode-first-frame-only", .decodeFirstFrameOnly), ("preload-all-frames", .preloadAllFrames),
-        ("wait-store-cache", .waitStoreCache),
+        ("wait-store-cache", .waitStoreCache), ("revalidate-stale", .revalidateStale),
     ]
 
     /// The options of a comma-separated list of names (`refresh-cached,low-priority`); empty

@@ -14,8 +14,8 @@ enum ImageRequestKeys {
         var downloader: InstanceIdentity
         /// True when the downloader was made for this request's modifiers.
         var isPrivate: Bool
-        /// The validators of a conditional download (a refresh); nil: unconditional.
-        var validators: CacheValidators?
+        /// The validators of a conditional download (a refresh or a revalidation); nil: unconditional.
+        var validators: DownloadRequest.Validators?
     }
 
     /// One decode per (input, decode settings, progressive or not).
@@ -85,6 +85,7 @@ enum ImageRequestKeys {
     /// and the `query…Sync` options do not: they change how a request waits, not what it gets.
     static let flowOptions: ImageManagerOptions = [
         .retryFailed, .refreshCached, .queryMemoryData, .fromCacheOnly, .fromLoaderOnly, .waitStoreCache,
+        .revalidateStale,
     ]
 }
 
@@ -93,7 +94,7 @@ extension ImageRequestPlan {
     func downloadKey(validators: CacheValidators?) -> ImageRequestKeys.Download {
         ImageRequestKeys.Download(
             url: urlString, loadOptions: loadOptions, downloader: InstanceIdentity(downloader),
-            isPrivate: privateDownloader, validators: validators)
+            isPrivate: privateDownloader, validators: validators?.downloadValidators)
     }
 
     /// The key of the download's decode.

@@ -38,6 +38,17 @@ public struct ImageMetrics: Sendable {
     public var load: LoadMetrics?
     /// True when this request shared a download, decode or transform with another.
     public var coalesced = false
+    /// What the revalidation of a stale cached copy found (``ImageManagerOptions/revalidateStale``);
+    /// nil when none was revalidated.
+    public var revalidation: Revalidation?
+
+    /// The outcome of a revalidation with the server.
+    public enum Revalidation: Sendable, Equatable {
+        /// 304: the cached copy is current; it was used and its freshness renewed.
+        case notModified
+        /// The server sent a new image; it was used and replaced the cached copy.
+        case modified
+    }
 
     public init() {}
 }

@@ -70,6 +70,13 @@ public struct ImageServerConfiguration: Sendable, Equatable {
     /// `drain-timeout`: seconds a SIGTERM or SIGINT waits for requests in flight before the
     /// server exits. Default 10.
     public var drainTimeout = 10.0
+    /// `source-max-age`: seconds a kept original stays fresh when its origin named no lifetime
+    /// (no `Cache-Control` `s-maxage`/`max-age`, no `Expires`); a stale original is revalidated
+    /// with the origin (a conditional GET) by the next request that needs it. 0: every time.
+    /// Default one hour (3,600): a source changed in place shows in new results within the
+    /// hour, for at most one small request (mostly a 304) per source an hour, and only on
+    /// result misses.
+    public var sourceMaxAge = 3600.0
 
     public init() {}
 

@@ -11,7 +11,7 @@ public enum ImageServerSettings {
         "listen", "key", "salt", "allow-unsigned", "allow-source", "allow-private-sources", "cache-dir", "redis-url",
         "max-concurrent", "max-queue", "request-timeout", "max-source-bytes", "source-timeout", "max-pixels",
         "max-bytes", "max-frames", "max-animation-bytes", "decode-timeout", "cache-control-max-age", "presets-only",
-        "preset", "enable-avif", "result-memory-bytes", "drain-timeout",
+        "preset", "enable-avif", "result-memory-bytes", "drain-timeout", "source-max-age",
     ]
 
     /// The prefix of the environment variables: `WEBIMAGE_SERVE_` + the name upper-cased, `-` as `_`.
@@ -125,6 +125,7 @@ public enum ImageServerSettings {
         case "enable-avif": configuration.enableAVIF = try flag()
         case "result-memory-bytes": configuration.resultMemoryBytes = try bytes()
         case "drain-timeout": configuration.drainTimeout = try seconds(allowingZero: true)
+        case "source-max-age": configuration.sourceMaxAge = try seconds(allowingZero: true)
         default: throw ImageServerConfigurationError("\(origin): unknown setting '\(name)'")
         }
     }

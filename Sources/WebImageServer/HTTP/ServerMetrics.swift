@@ -1,9 +1,11 @@
 internal import Prometheus
 import Synchronization
+import WebImageCore
 
 /// The server's Prometheus metrics, all named `webimage_serve_*`, in the text format of
 /// `GET /metrics`: requests by status, a latency histogram, results by cache tier, origin
-/// fetches, coalesced requests, bytes in and out, the queue depth and overload refusals.
+/// fetches, revalidations of stale originals by outcome, coalesced requests, bytes in and
+/// out, the queue depth and overload refusals.
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     let duration: DurationHistogram
@@ -63,6 +65,17 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "results", "total", "Images answered by where the result came from (memory, disk, miss)"),
             labels: [("tier", tier.rawValue)]
+        ).increment()
+    }
+
+    /// Counts one stale original revalidated with its origin, by `outcome`: `not_modified` (a
+    /// 304: the kept original was used) or `modified` (a new original was fetched and kept;
+    /// also counted in `origin_fetches`).
+    func countRevalidation(_ outcome: ImageMetrics.Revalidation) {
+        registry.makeCounter(
+            descriptor: Self.name(
+                "origin_revalidations", "total", "Stale originals revalidated with their origin, by outcome"),
+            labels: [("outcome", outcome == .notModified ? "not_modified" : "modified")]
         ).increment()
     }
 

@@ -21,7 +21,8 @@ extension ImageService {
         let result: ImageResult
         do {
             result = try await manager.image(
-                for: processing.source, options: [.retryFailed, .transformAnimatedImage], context: context)
+                for: processing.source, options: [.retryFailed, .transformAnimatedImage, .revalidateStale],
+                context: context)
         } catch {
             throw Self.failure(error)
         }
@@ -29,6 +30,7 @@ extension ImageService {
             metrics.originFetches.increment()
             metrics.bytesIn.increment(by: Int64(result.metrics.load?.bytesReceived ?? 0))
         }
+        if let revalidation = result.metrics.revalidation { metrics.countRevalidation(revalidation) }
         guard let image = result.image else { throw ServiceFailure(422, "the source decoded to no image") }
         let animationSource = result.frameCount > 1 ? result.animatedImageData : nil
         let format = try target.format(
@@ -100,6 +102,7 @@ extension ImageService {
     }
 
     /// The manager's settings for a server: originals on disk in the namespace `originals`,
+    /// fresh for ``ImageServerConfiguration/sourceMaxAge`` unless their origin says otherwise,
     /// no decoded images in memory, the source guard and limits of `configuration`.
     static func managerConfiguration(_ configuration: ImageServerConfiguration) -> ImageManagerConfiguration {
         var manager = ImageManagerConfiguration()
@@ -114,6 +117,7 @@ extension ImageService {
         manager.downloader.maxTransferTime = .milliseconds(Int64(configuration.sourceTimeout * 1000))
         manager.decodeOptions = configuration.decodeOptions
         manager.maxConcurrentDecodes = configuration.maxConcurrent
+        manager.defaultFreshnessLifetime = .milliseconds(Int64(configuration.sourceMaxAge * 1000))
         return manager
     }
 

@@ -11,7 +11,7 @@ public struct DownloadRequest: Sendable, Equatable {
 
     /// Validators of a stored copy; when set, the request is conditional and a 304 answer
     /// is the ``ImageLoadingError/Kind/notModified`` error.
-    public struct Validators: Sendable, Equatable {
+    public struct Validators: Sendable, Hashable {
         /// Sent as `If-None-Match`.
         public var etag: String?
         /// Sent as `If-Modified-Since` (an HTTP date, as the server sent it).
