@@ -67,7 +67,7 @@ struct GetImageWriter: Sendable {
             return [UInt8](data)
         }
         if let data = result.data, format == nil || format?.name == image.format { return [UInt8](data) }
-        guard let target = format ?? OutputFormat.writable("png", coders: coders) else {
+        guard let target = format ?? coders.encodableFormat("png") else {
             throw CLIError("no coder writes png")
         }
         let transformer = animationTransformer
