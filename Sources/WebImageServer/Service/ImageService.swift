@@ -147,9 +147,8 @@ public final class ImageService: Sendable {
 
     /// Whether the first segment of `path` signs the rest.
     private static func signatureMatches(_ path: String, signer: ImageURLSigner) -> Bool {
-        let body = path.dropFirst()
-        guard let slash = body.firstIndex(of: "/") else { return false }
-        return signer.verify(signature: String(body[..<slash]), path: String(body[slash...]))
+        let (signature, signedPath) = ProcessingURLParser.splitSignature(path)
+        return !signedPath.isEmpty && signer.verify(signature: signature, path: signedPath)
     }
 }
 
