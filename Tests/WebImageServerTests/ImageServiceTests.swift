@@ -51,4 +51,12 @@ struct ImageServiceTests {
         let forged = await service.respond(to: ImageServiceRequest(target: "/forged" + signedPath))
         #expect(forged.status == 403)
     }
+
+    @Test("port 0 becomes a free port for IPv4 and IPv6 listen addresses", arguments: ["127.0.0.1", "[::1]"])
+    func listenPortReserved(host: String) throws {
+        let listen = try service(listen: host + ":0", unsigned: true).configuration.listen
+        #expect(listen.hasPrefix(host + ":"))
+        let port = try #require(Int(listen.dropFirst(host.count + 1)))
+        #expect((1...65535).contains(port))
+    }
 }
