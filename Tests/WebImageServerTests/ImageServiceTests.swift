@@ -52,11 +52,39 @@ struct ImageServiceTests {
         #expect(forged.status == 403)
     }
 
+    @Test("two /health calls in a row write the probe into the result cache once")
+    func healthProbeKept() async throws {
+        let service = try service(unsigned: true)
+        #expect(await service.health().status == 200)
+        let files = try Self.regularFiles(under: folders.cache.url)
+        #expect(!files.isEmpty)
+        // Mark every file of the cache folder old: a probe written again would make one new.
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        for file in files { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path) }
+        let second = await service.health()
+        #expect(second.status == 200)
+        #expect(String(decoding: second.body, as: UTF8.self) == "ok\n")
+        let after = try Self.regularFiles(under: folders.cache.url)
+        #expect(after.map(\.path).sorted() == files.map(\.path).sorted())
+        for file in after {
+            let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+            #expect(modified == old, "\(file.path) was written again")
+        }
+    }
+
     @Test("port 0 becomes a free port for IPv4 and IPv6 listen addresses", arguments: ["127.0.0.1", "[::1]"])
     func listenPortReserved(host: String) throws {
         let listen = try service(listen: host + ":0", unsigned: true).configuration.listen
         #expect(listen.hasPrefix(host + ":"))
         let port = try #require(Int(listen.dropFirst(host.count + 1)))
         #expect((1...65535).contains(port))
+    }
+
+    /// The regular files below `folder`, at any depth.
+    static func regularFiles(under folder: URL) throws -> [URL] {
+        let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        return try (walker?.allObjects as? [URL] ?? []).filter {
+            try $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true
+        }
     }
 }

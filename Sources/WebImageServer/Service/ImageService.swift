@@ -23,6 +23,7 @@ public final class ImageService: Sendable {
     let results: ResultCache
     let admission: AdmissionGate
     let shared = SharedResults()
+    let healthCache = HealthCheckCache()
     let logger: Logger
 
     /// A service over the plugins of `host`, set up by `configuration`; a listen port of 0 is
