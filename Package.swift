@@ -152,7 +152,11 @@ let coreTargets: [Target] = [
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-    .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageCore", "WebImageTestSupport"]),
+    .testTarget(
+        name: "WebImageServerTests",
+        dependencies: [
+            "WebImageServer", "WebImageCore", "WebImageTestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
     .testTarget(
         name: "ImageCacheTests",
         dependencies: ["WebImageCore", "MemoryCache", "DiskCache", "PNGCoder", "JPEGCoder", "GIFCoder"]),

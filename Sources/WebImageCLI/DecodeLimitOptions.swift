@@ -2,47 +2,67 @@ import ArgumentParser
 import WebImageCLISupport
 import WebImageCore
 
-/// The decode limits of `webimage convert` (defaults and meaning in ``DecodeOptions``):
-/// pixels, bytes, frames, the bytes an animation's frames may hold, and time.
+/// The decode limits of `webimage convert` and `webimage serve` (defaults and meaning in
+/// ``DecodeOptions``): pixels, bytes, frames, the bytes an animation's frames may hold, and
+/// time. An absent flag is nil: `convert` then takes ``DecodeOptions``'s default, `serve`
+/// leaves the configuration file's, the environment's or the server's default value.
 struct DecodeLimitOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Refuse images with more than this many pixels (0: no limit).", valueName: "n"))
-    var maxPixels = DecodeOptions.defaultMaxPixelCount
+    @Option(
+        help: ArgumentHelp(
+            "Refuse images with more than this many pixels, 0 for no limit (default \(DecodeOptions.defaultMaxPixelCount)).",
+            valueName: "n"))
+    var maxPixels: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Refuse decodes that need more than this many bytes in all, 1 GiB by default (0: no limit).",
+            "Refuse decodes that need more than this many bytes in all, 0 for no limit (default 1 GiB).",
             valueName: "bytes"))
-    var maxBytes = DecodeOptions.defaultMaxByteCount
-
-    @Option(help: ArgumentHelp("Refuse animations with more than this many frames (0: no limit).", valueName: "n"))
-    var maxFrames = DecodeOptions.defaultMaxFrameCount
+    var maxBytes: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Refuse animations whose frames would hold more than this many bytes at once, 512 MiB by default "
-                + "(0: no limit).", valueName: "bytes"))
-    var maxAnimationBytes = DecodeOptions.defaultMaxAnimationByteCount
+            "Refuse animations with more than this many frames, 0 for no limit (default \(DecodeOptions.defaultMaxFrameCount)).",
+            valueName: "n"))
+    var maxFrames: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Stop a decode (all the frames of an animation together) after this many seconds (0: no limit).",
-            valueName: "seconds"))
-    var decodeTimeout = Double(DecodeOptions.defaultTimeLimit.components.seconds)
+            "Refuse animations whose frames would hold more than this many bytes at once, 0 for no limit "
+                + "(default 512 MiB).", valueName: "bytes"))
+    var maxAnimationBytes: Int?
 
-    /// `options` with these limits.
+    @Option(
+        help: ArgumentHelp(
+            "Stop a decode (all the frames of an animation together) after this many seconds, 0 for no limit "
+                + "(default \(DecodeOptions.defaultTimeLimit.components.seconds)).", valueName: "seconds"))
+    var decodeTimeout: Double?
+
+    /// The limits given, by their flag names without `--`; absent flags are left out.
+    var given: [(name: String, value: any CustomStringConvertible)] {
+        let limits: [(String, (any CustomStringConvertible)?)] = [
+            ("max-pixels", maxPixels), ("max-bytes", maxBytes), ("max-frames", maxFrames),
+            ("max-animation-bytes", maxAnimationBytes), ("decode-timeout", decodeTimeout),
+        ]
+        return limits.compactMap { name, value in value.map { (name, $0) } }
+    }
+
+    /// `options` with these limits, ``DecodeOptions``'s defaults for those not given.
     /// - Throws: ``CLIError`` for a negative value.
     func apply(to options: DecodeOptions) throws -> DecodeOptions {
         for (flag, value) in [
             ("--max-pixels", maxPixels), ("--max-bytes", maxBytes), ("--max-frames", maxFrames),
             ("--max-animation-bytes", maxAnimationBytes),
-        ] where value < 0 {
-            throw CLIError("\(flag) must be 0 or more, not \(value)")
+        ] where (value ?? 0) < 0 {
+            throw CLIError("\(flag) must be 0 or more, not \(value ?? 0)")
         }
-        guard decodeTimeout >= 0, decodeTimeout.isFinite else {
-            throw CLIError("--decode-timeout must be 0 or more seconds, not \(decodeTimeout)")
+        let seconds = decodeTimeout ?? Double(DecodeOptions.defaultTimeLimit.components.seconds)
+        guard seconds >= 0, seconds.isFinite else {
+            throw CLIError("--decode-timeout must be 0 or more seconds, not \(seconds)")
         }
         return options.limited(
-            pixels: maxPixels, bytes: maxBytes, frames: maxFrames, animationBytes: maxAnimationBytes,
-            seconds: decodeTimeout)
+            pixels: maxPixels ?? DecodeOptions.defaultMaxPixelCount,
+            bytes: maxBytes ?? DecodeOptions.defaultMaxByteCount,
+            frames: maxFrames ?? DecodeOptions.defaultMaxFrameCount,
+            animationBytes: maxAnimationBytes ?? DecodeOptions.defaultMaxAnimationByteCount, seconds: seconds)
     }
 }

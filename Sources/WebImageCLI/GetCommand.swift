@@ -231,12 +231,12 @@ struct GetCommand: PluginHostCommand {
             return [GetOutputFile(path: output, isNew: false, format: format)]
         }
         guard var folder else { return urls.map { _ in nil } }
-        guard let png = OutputFormat.writable("png", coders: coders) else {
+        guard let png = coders.encodableFormat("png") else {
             throw CLIError("cannot write to --output-dir: no coder writes png")
         }
         return try urls.map { url in
             let urlExtension = (OutputFolder.fileName(for: url) as NSString).pathExtension
-            let format = OutputFormat.writable(urlExtension, coders: coders)
+            let format = coders.encodableFormat(urlExtension)
             let file = try folder.claim(for: url, fileExtension: format == nil ? "png" : urlExtension)
             return GetOutputFile(path: file.path, isNew: true, format: format ?? png)
         }

@@ -20,7 +20,7 @@ struct GetOutputFile: Sendable {
 /// (APNG, GIF, WebP) keeps every frame, each frame's duration and the loop count: its frames
 /// are decoded again from ``ImageResult/animatedImageData`` at the thumbnail size, passed
 /// through the transformer when `transform-animated-image` is set, and streamed to the
-/// encoder (``CodersManager/convertAnimation(_:decodeOptions:encodeOptions:transform:)``),
+/// encoder (``CodersManager/encode(_:keepingAnimationOf:frameDecodeOptions:options:transformFrame:)``),
 /// as `convert` does. Other formats, and an animation whose bytes are not at hand (a
 /// memory hit whose original is on no disk), get the first frame.
 struct GetImageWriter: Sendable {
@@ -67,20 +67,14 @@ struct GetImageWriter: Sendable {
             return [UInt8](data)
         }
         if let data = result.data, format == nil || format?.name == image.format { return [UInt8](data) }
-        guard let target = format ?? OutputFormat.writable("png", coders: coders) else {
+        guard let target = format ?? coders.encodableFormat("png") else {
             throw CLIError("no coder writes png")
         }
-        if let source = result.animatedImageData, target.capabilities.contains(.encodeAnimation) {
-            let animation = try coders.openAnimation([UInt8](source))
-            if animation.info.frameCount > 1 {
-                let transformer = animationTransformer
-                let limits = limits
-                return try coders.convertAnimation(
-                    animation, decodeOptions: DecodeOptions(thumbnail: thumbnail),
-                    encodeOptions: EncodeOptions(format: target.name, loopCount: animation.info.loopCount)
-                ) { pixels in try transformer?.transform(pixels, limits: limits) ?? pixels }.data.bytes
-            }
-        }
-        return try coders.encode(image.pixels, options: EncodeOptions(format: target.name)).bytes
+        let transformer = animationTransformer
+        let limits = limits
+        return try coders.encode(
+            image.pixels, keepingAnimationOf: result.animatedImageData,
+            frameDecodeOptions: DecodeOptions(thumbnail: thumbnail), options: EncodeOptions(format: target.name)
+        ) { pixels in try transformer?.transform(pixels, limits: limits) ?? pixels }.bytes
     }
 }

@@ -26,12 +26,4 @@ enum OutputFormat {
         }
         return format
     }
-
-    /// The format of `fileExtension` (without the dot) when a coder encodes it; nil otherwise.
-    static func writable(_ fileExtension: String, coders: CodersManager) -> ImageFormat? {
-        guard !fileExtension.isEmpty, let format = try? coders.coder(forFormat: fileExtension).format,
-            format.capabilities.contains(.encode)
-        else { return nil }
-        return format
-    }
 }

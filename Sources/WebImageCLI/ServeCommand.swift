@@ -74,7 +74,7 @@ struct ServeCommand: PluginHostCommand {
     @Option(help: ArgumentHelp("Seconds a source's download may take (default 20).", valueName: "seconds"))
     var sourceTimeout: Double?
 
-    @OptionGroup var decodeLimits: ServeDecodeLimitOptions
+    @OptionGroup var decodeLimits: DecodeLimitOptions
 
     @Option(
         help: ArgumentHelp(
@@ -131,11 +131,7 @@ struct ServeCommand: PluginHostCommand {
         add("request-timeout", requestTimeout)
         add("max-source-bytes", maxSourceBytes)
         add("source-timeout", sourceTimeout)
-        add("max-pixels", decodeLimits.maxPixels)
-        add("max-bytes", decodeLimits.maxBytes)
-        add("max-frames", decodeLimits.maxFrames)
-        add("max-animation-bytes", decodeLimits.maxAnimationBytes)
-        add("decode-timeout", decodeLimits.decodeTimeout)
+        for (name, value) in decodeLimits.given { add(name, value) }
         add("cache-control-max-age", cacheControlMaxAge)
         add("presets-only", flag: presetsOnly)
         add("preset", preset)
@@ -193,33 +189,4 @@ struct ServeCommand: PluginHostCommand {
         }
         if let failure { throw CLIError("cannot serve on \(configuration.listen): \(failure)") }
     }
-}
-
-/// The decode limits of `convert`, without defaults of their own here: an absent flag leaves
-/// the file's, the environment's or ``ImageServerConfiguration``'s value.
-struct ServeDecodeLimitOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Refuse sources with more than this many pixels, 0 for no limit (default 100000000).", valueName: "n"))
-    var maxPixels: Int?
-
-    @Option(
-        help: ArgumentHelp(
-            "Refuse decodes needing more than this many bytes, 0 for no limit (default 1 GiB).", valueName: "bytes"))
-    var maxBytes: Int?
-
-    @Option(
-        help: ArgumentHelp(
-            "Refuse animations with more than this many frames, 0 for no limit (default 5000).", valueName: "n"))
-    var maxFrames: Int?
-
-    @Option(
-        help: ArgumentHelp(
-            "Refuse animations whose frames hold more than this many bytes at once (default 512 MiB).",
-            valueName: "bytes"))
-    var maxAnimationBytes: Int?
-
-    @Option(
-        help: ArgumentHelp("Stop a decode after this many seconds, 0 for no limit (default 30).", valueName: "seconds"))
-    var decodeTimeout: Double?
 }

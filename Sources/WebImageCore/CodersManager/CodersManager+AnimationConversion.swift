@@ -1,3 +1,5 @@
+import Foundation
+
 /// An animation re-encoded by ``CodersManager/convertAnimation(_:decodeOptions:encodeOptions:transform:)``.
 public struct ConvertedAnimation {
     /// The encoded file.
@@ -59,5 +61,38 @@ extension CodersManager {
         return ConvertedAnimation(
             data: try encodeAnimation(frames, options: encodeOptions), width: fittedFirst.width,
             height: fittedFirst.height, frameCount: frames.count, streamed: false)
+    }
+}
+
+extension CodersManager {
+    /// `image` encoded as `options.format`, or, when `animatedImageData` holds an animation
+    /// of more than one frame and that format's coder encodes animations (APNG, GIF, WebP),
+    /// the whole animation re-encoded by
+    /// ``convertAnimation(_:decodeOptions:encodeOptions:transform:)``: every frame decoded
+    /// again from `animatedImageData` with `frameDecodeOptions` (its thumbnail box and limits),
+    /// passed through `transformFrame`, keeping its duration, with the animation's own loop
+    /// count in place of `options.loopCount`. `image` is then not used (it is the first
+    /// frame as already decoded). This is how `webimage get` and `webimage serve` write a
+    /// loaded ``ImageResult`` (`image.pixels` and ``ImageResult/animatedImageData``).
+    /// - Parameter animatedImageData: the encoded animation; nil for a still image.
+    /// - Throws: ``ImageCodingError``, and what `transformFrame` throws.
+    public func encode(
+        _ image: PixelBuffer, keepingAnimationOf animatedImageData: Data?, frameDecodeOptions: DecodeOptions,
+        options: EncodeOptions, transformFrame: (PixelBuffer) throws -> PixelBuffer = { $0 }
+    ) throws -> EncodedImageData {
+        if let animatedImageData,
+            (try? coder(forFormat: options.format))?.format.capabilities.contains(.encodeAnimation) == true
+        {
+            let animation = try openAnimation([UInt8](animatedImageData))
+            if animation.info.frameCount > 1 {
+                var animationOptions = options
+                animationOptions.loopCount = animation.info.loopCount
+                return try convertAnimation(
+                    animation, decodeOptions: frameDecodeOptions, encodeOptions: animationOptions,
+                    transform: transformFrame
+                ).data
+            }
+        }
+        return try encode(image, options: options)
     }
 }

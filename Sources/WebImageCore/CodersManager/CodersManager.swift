@@ -107,6 +107,16 @@ public final class CodersManager: Sendable {
         throw ImageCodingError(.unsupportedFormat, "no coder handles the format '\(format)'")
     }
 
+    /// The format a format name or file extension (`png`, `jpg`, ...) names when a coder
+    /// encodes it (and, when `animation` is true, encodes animations in it); nil otherwise,
+    /// and for an empty name.
+    public func encodableFormat(_ format: String, animation: Bool = false) -> ImageFormat? {
+        guard !format.isEmpty, let found = try? coder(forFormat: format).format,
+            found.capabilities.contains(animation ? .encodeAnimation : .encode)
+        else { return nil }
+        return found
+    }
+
     private func rankedEntries() -> [CoderRegistration] {
         entries.withLock { $0 }.sorted { ($0.priority, $0.order) > ($1.priority, $1.order) }
     }

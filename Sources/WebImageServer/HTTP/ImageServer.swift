@@ -81,8 +81,6 @@ struct ImageServerResponder: HTTPResponder {
 enum AccessLog {
     static func loggedPath(_ path: String) -> String {
         guard path != "/health" && path != "/metrics" else { return path }
-        let body = path.dropFirst()
-        guard let slash = body.firstIndex(of: "/") else { return "/-" }
-        return "/-" + body[slash...]
+        return "/-" + ProcessingURLParser.splitSignature(path).signedPath
     }
 }

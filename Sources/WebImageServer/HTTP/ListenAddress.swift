@@ -34,29 +34,18 @@ struct ListenAddress: Sendable, Equatable {
     func reservingPort() throws(ImageServerConfigurationError) -> ListenAddress {
         guard port == 0 else { return self }
         var storage = sockaddr_storage()
-        let family: Int32
-        let length: Int
-        if host.contains(":") {
-            family = AF_INET6
-            length = MemoryLayout<sockaddr_in6>.size
-            let parsed = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    address.pointee.sin6_family = sa_family_t(AF_INET6)
-                    return inet_pton(AF_INET6, host, &address.pointee.sin6_addr) == 1
-                }
-            }
-            guard parsed else { throw ImageServerConfigurationError("listen: '\(host)' is not an IP address") }
-        } else {
-            family = AF_INET
-            length = MemoryLayout<sockaddr_in>.size
-            let parsed = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                    address.pointee.sin_family = sa_family_t(AF_INET)
-                    return inet_pton(AF_INET, host, &address.pointee.sin_addr) == 1
-                }
-            }
-            guard parsed else { throw ImageServerConfigurationError("listen: '\(host)' is not an IP address") }
+        let isIPv6 = host.contains(":")
+        let family = isIPv6 ? AF_INET6 : AF_INET
+        let length = isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+        // Both layouts start with the family; the address is at each layout's own offset.
+        storage.ss_family = sa_family_t(family)
+        let addressOffset =
+            isIPv6
+            ? MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)! : MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
+        let parsed = withUnsafeMutableBytes(of: &storage) {
+            inet_pton(family, host, $0.baseAddress! + addressOffset) == 1
         }
+        guard parsed else { throw ImageServerConfigurationError("listen: '\(host)' is not an IP address") }
         let socketFD = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw ImageServerConfigurationError("listen: no socket for \(host)") }
         defer { close(socketFD) }

@@ -17,6 +17,9 @@ public final class ServerMetrics: Sendable {
     private let queueGauge: Gauge
     private let processingGauge: Gauge
     private let gateReader = Mutex<(@Sendable () -> (queued: Int, processing: Int))?>(nil)
+    /// The labelled counters, each made by the registry on its first use and reused after.
+    private let requestsByStatus = Mutex<[Int: Counter]>([:])
+    private let resultsByTier = Mutex<[ResultCache.Tier: Counter]>([:])
 
     init() {
         duration = registry.makeDurationHistogram(
@@ -53,19 +56,36 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one answer with `status` that took `duration`.
     func record(status: Int, duration elapsed: Duration) {
-        registry.makeCounter(
-            descriptor: Self.name("requests", "total", "Answers by status"), labels: [("status", String(status))]
-        ).increment()
+        requestsByStatus.withLock { counters in
+            Self.reused(&counters, status) {
+                registry.makeCounter(
+                    descriptor: Self.name("requests", "total", "Answers by status"),
+                    labels: [("status", String(status))])
+            }
+        }.increment()
         duration.record(elapsed)
     }
 
     /// Counts one image answered from `tier`.
     func countTier(_ tier: ResultCache.Tier) {
-        registry.makeCounter(
-            descriptor: Self.name(
-                "results", "total", "Images answered by where the result came from (memory, disk, miss)"),
-            labels: [("tier", tier.rawValue)]
-        ).increment()
+        resultsByTier.withLock { counters in
+            Self.reused(&counters, tier) {
+                registry.makeCounter(
+                    descriptor: Self.name(
+                        "results", "total", "Images answered by where the result came from (memory, disk, miss)"),
+                    labels: [("tier", tier.rawValue)])
+            }
+        }.increment()
+    }
+
+    /// The counter of `counters` under `key`, made by `make` and kept there the first time.
+    private static func reused<Key: Hashable>(_ counters: inout [Key: Counter], _ key: Key, make: () -> Counter)
+        -> Counter
+    {
+        if let counter = counters[key] { return counter }
+        let counter = make()
+        counters[key] = counter
+        return counter
     }
 
     /// Counts one stale original revalidated with its origin, by `outcome`: `not_modified` (a

@@ -32,8 +32,7 @@ public struct FormatNegotiation: Sendable, Hashable {
     /// `hasAlpha`, among the formats `coders` encode.
     public func format(sourceFormat: String, isAnimated: Bool, hasAlpha: Bool, coders: CodersManager) -> String {
         func encodes(_ name: String, animation: Bool = false) -> Bool {
-            guard let format = try? coders.coder(forFormat: name).format else { return false }
-            return format.capabilities.contains(animation ? .encodeAnimation : .encode)
+            coders.encodableFormat(name, animation: animation) != nil
         }
         if avif && encodes("avif", animation: isAnimated) { return "avif" }
         if webp && encodes("webp", animation: isAnimated) { return "webp" }

@@ -3,8 +3,15 @@ import WebImageCore
 
 extension ImageService {
     /// `GET /health`: 200 `ok` when the coders are there and the result cache takes a write;
-    /// 503 with the reason otherwise.
+    /// 503 with the reason otherwise. The answer is checked (one probe entry written into the
+    /// result cache) at most once every 5 seconds (``HealthCheckCache/interval``) and reused
+    /// in between.
     public func health() async -> ImageServiceResponse {
+        await healthCache.answer { await self.checkHealth() }
+    }
+
+    /// The health check itself: the coders, and a probe write into the result cache.
+    private func checkHealth() async -> ImageServiceResponse {
         guard !host.plugins(of: .coder).isEmpty else { return .error(503, "no coder plugin") }
         let probe = ServedImage(bytes: Array("health".utf8), contentType: "text/plain", lastModified: 0)
         do {

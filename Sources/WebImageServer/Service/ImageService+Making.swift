@@ -62,19 +62,13 @@ extension ImageService {
     ) throws -> [UInt8] {
         var options = EncodeOptions(format: format.name, quality: plan.quality ?? Self.defaultQuality)
         if let background = plan.backgroundColor { options.backgroundColor = background }
-        let coders = manager.coders
-        if let animationSource, format.capabilities.contains(.encodeAnimation) {
-            let animation = try coders.openAnimation([UInt8](animationSource))
-            options.loopCount = animation.info.loopCount
-            var decodeOptions = limits.decodeOptions
-            decodeOptions.thumbnail = plan.thumbnail
-            let transformer = plan.transformers.isEmpty ? nil : TransformerPipeline(plan.transformers)
-            let transformLimits = limits.transformLimits
-            return try coders.convertAnimation(animation, decodeOptions: decodeOptions, encodeOptions: options) {
-                frame in try transformer?.transform(frame, limits: transformLimits) ?? frame
-            }.data.bytes
-        }
-        return try coders.encode(pixels, options: options).bytes
+        var frameDecodeOptions = limits.decodeOptions
+        frameDecodeOptions.thumbnail = plan.thumbnail
+        let transformer = plan.transformers.isEmpty ? nil : TransformerPipeline(plan.transformers)
+        let transformLimits = limits.transformLimits
+        return try manager.coders.encode(
+            pixels, keepingAnimationOf: animationSource, frameDecodeOptions: frameDecodeOptions, options: options
+        ) { frame in try transformer?.transform(frame, limits: transformLimits) ?? frame }.bytes
     }
 
     /// The quality of a result without `q`: 0.8, imgproxy's default.

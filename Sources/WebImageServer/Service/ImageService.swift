@@ -23,6 +23,7 @@ public final class ImageService: Sendable {
     let results: ResultCache
     let admission: AdmissionGate
     let shared = SharedResults()
+    let healthCache = HealthCheckCache()
     let logger: Logger
 
     /// A service over the plugins of `host`, set up by `configuration`; a listen port of 0 is
@@ -147,9 +148,8 @@ public final class ImageService: Sendable {
 
     /// Whether the first segment of `path` signs the rest.
     private static func signatureMatches(_ path: String, signer: ImageURLSigner) -> Bool {
-        let body = path.dropFirst()
-        guard let slash = body.firstIndex(of: "/") else { return false }
-        return signer.verify(signature: String(body[..<slash]), path: String(body[slash...]))
+        let (signature, signedPath) = ProcessingURLParser.splitSignature(path)
+        return !signedPath.isEmpty && signer.verify(signature: signature, path: signedPath)
     }
 }
 

@@ -15,9 +15,7 @@ struct OutputTarget: Sendable {
             named = nil
             return
         }
-        guard let format = try? service.manager.coders.coder(forFormat: fileExtension).format,
-            format.capabilities.contains(.encode)
-        else {
+        guard let format = service.manager.coders.encodableFormat(fileExtension) else {
             throw ServiceFailure(400, "unsupported output format '\(fileExtension)'")
         }
         named = format

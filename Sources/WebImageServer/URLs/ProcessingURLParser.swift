@@ -43,14 +43,10 @@ public struct ProcessingURLParser: Sendable {
     /// - Throws: ``ProcessingURLError`` for the first thing that is wrong.
     public func parse(path: String) throws(ProcessingURLError) -> ProcessingRequest {
         guard path.hasPrefix("/") else { throw ProcessingURLError(.malformedPath, "the path does not start with '/'") }
-        // Split on the bytes of '/', so that a combining mark after a slash cannot hide it.
-        let afterSlash = path.utf8.dropFirst()
-        let signatureEnd = afterSlash.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
-        let signature = String(path[afterSlash.startIndex..<signatureEnd])
+        let (signature, signedPath) = Self.splitSignature(path)
         guard !signature.isEmpty else {
             throw ProcessingURLError(.malformedPath, "the path has no signature segment")
         }
-        let signedPath = String(path[signatureEnd...])
         let segments = signedPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .dropFirst().map { String(decoding: $0, as: UTF8.self) }
         var options = ProcessingOptions()
@@ -80,6 +76,17 @@ public struct ProcessingURLParser: Sendable {
         return ProcessingRequest(
             signature: signature, signedPath: signedPath, options: options, source: source.url,
             outputExtension: source.fileExtension ?? options.format)
+    }
+
+    /// `path` (`/{signature}/...`) cut after its first segment: the signature (without its
+    /// leading `/`) and the signed path, which starts at the next `/` (empty when there is
+    /// none). Cut on the byte of `/`, so that a combining mark after a slash cannot hide it.
+    /// The parser, the signature check of a path that does not parse, and the access log
+    /// (which leaves the signature out) all cut here.
+    static func splitSignature(_ path: String) -> (signature: String, signedPath: String) {
+        let afterSlash = path.utf8.dropFirst()
+        let signatureEnd = afterSlash.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
+        return (String(path[afterSlash.startIndex..<signatureEnd]), String(path[signatureEnd...]))
     }
 
     /// Applies the presets `option` (`preset:NAME[:NAME...]`) names, in order.

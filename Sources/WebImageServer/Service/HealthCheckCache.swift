@@ -1,0 +1,20 @@
+import Synchronization
+
+/// The answer of `GET /health`, kept for ``interval`` so that a load balancer polling it
+/// costs one probe write into the result cache per interval, not one per poll. A failed
+/// check (503) is kept as long as a passed one. Two polls arriving together when the kept
+/// answer has expired may both check.
+final class HealthCheckCache: Sendable {
+    /// How long an answer is reused: 5 seconds.
+    static let interval = Duration.seconds(5)
+    private let kept = Mutex<(checked: ContinuousClock.Instant, answer: ImageServiceResponse)?>(nil)
+
+    /// The kept answer when it is younger than ``interval``, else the answer of `check`, kept.
+    func answer(checking check: () async -> ImageServiceResponse) async -> ImageServiceResponse {
+        let now = ContinuousClock.now
+        if let kept = kept.withLock({ $0 }), now - kept.checked < Self.interval { return kept.answer }
+        let answer = await check()
+        kept.withLock { $0 = (now, answer) }
+        return answer
+    }
+}
