@@ -1,11 +1,11 @@
 import Foundation
 
 /// The process's resident memory, from `/proc/self/statm`.
-enum ResidentMemory {
-    struct Unreadable: Error {}
+public enum ResidentMemory {
+    public struct Unreadable: Error {}
 
     /// Resident bytes now (the second field of statm, in pages).
-    static func bytes() throws -> Int {
+    public static func bytes() throws -> Int {
         let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { throw Unreadable() }
