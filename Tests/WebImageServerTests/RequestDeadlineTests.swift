@@ -36,24 +36,6 @@ struct RequestDeadlineTests {
         #expect(observed.filter { $0.race != nil }.count == 0)
     }
 
-    @Test("200,000 answered requests, 8 at a time, leave resident memory within 32 MiB of where it was")
-    func noMemoryHeldAfterAnswers() async throws {
-        let before = try ResidentMemory.bytes()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    for index in 0..<25_000 {
-                        _ = try await RequestDeadline.run(within: .seconds(3600)) { index }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        // Other suites run meanwhile in this process; what they hold is far below this bound.
-        let grown = try ResidentMemory.bytes() - before
-        #expect(grown < 32 << 20, "resident memory grew by \(grown >> 20) MiB")
-    }
-
     @Test("the work's error is thrown as it is")
     func workError() async {
         struct Failure: Error, Equatable {}

@@ -4,7 +4,7 @@ import WebImageCore
 extension ImageService {
     /// `GET /health`: 200 `ok` when the coders are there and the result cache takes a write;
     /// 503 with the reason otherwise. The answer is checked (one probe entry written into the
-    /// result cache) at most once every 5 seconds (``HealthCheckCache/interval``) and reused
+    /// result cache) at most once every 5 seconds (``HealthCheckCache/interval``, from the end of a check) and reused
     /// in between.
     public func health() async -> ImageServiceResponse {
         await healthCache.answer { await self.checkHealth() }
