@@ -207,6 +207,50 @@ struct ImageServerTests {
         }
     }
 
+    @Test(
+        "memory hits answered on the connection: the responder's headers, pipelined answers in order, logged and counted"
+    )
+    func memoryHitsOnTheConnection() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+            let hit = "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg"
+            let miss = "/insecure/rs:fit:20:20/plain/\(origin.http)/static/photo.jpg@png"
+            let first = try HTTPExchange.send(server.baseURL + hit)
+            #expect(first.headers["server-timing"]?.hasPrefix("cache;desc=miss") == true)
+            let tag = try #require(first.headers["etag"])
+            // A miss, then three hits, written at once: each hit waits for the miss's answer.
+            let answers = try PipelinedHTTP.exchange(
+                port: server.port,
+                [
+                    .init("GET", miss), .init("GET", hit), .init("GET", hit, headers: ["If-None-Match": tag]),
+                    .init("HEAD", hit),
+                ])
+            #expect(answers.map(\.status) == [200, 200, 304, 200])
+            #expect(
+                answers.map { $0.headers["server-timing"]?.split(separator: ",").first }
+                    == ["cache;desc=miss", "cache;desc=memory", "cache;desc=memory", "cache;desc=memory"])
+            let (width, height, format, _) = try Self.probe(answers[0].body, server: server)
+            #expect([width, height] == [20, 14] && format == "png")
+            #expect(answers[1].body == first.body)
+            #expect(answers[2].body.isEmpty && answers[3].body.isEmpty)
+            // The hit carries the responder's headers for the same image.
+            for name in ["content-type", "etag", "last-modified", "cache-control", "vary", "content-length", "server"] {
+                #expect(answers[1].headers[name] == first.headers[name], "\(name)")
+            }
+            #expect(answers[2].headers["content-type"] == nil)
+            #expect(answers[3].headers["content-length"] == String(first.body.count))
+            #expect(answers[1].headers["date"]?.hasSuffix(" GMT") == true)
+            let logged = "/-/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg"
+            let lines = server.accessLines.filter { $0.contains(" \(logged) ") }
+            #expect(lines.count == 4)
+            #expect(lines.filter { $0.hasSuffix("ms memory") }.count == 3)
+            #expect(lines.contains { $0.contains("HEAD \(logged) 200 0 ") })
+            #expect(try Self.waitForMetric(server, "webimage_serve_results_total{tier=\"memory\"}", 3))
+            #expect(Self.originRequests(origin, "/static/photo.jpg") == 1)
+        }
+    }
+
     @Test("results and originals survive a restart on disk: no second fetch, another size from the original")
     func restart() async throws {
         try await onOwnThread {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -6,6 +7,18 @@ import Foundation
 
 /// HTTP dates (RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`).
 enum HTTPDate {
+    /// The current second's date, formatted once a second.
+    private static let current = Mutex<(second: Int64, text: String)>((0, ""))
+
+    /// Now, as a `Date` header gives it.
+    static func now() -> String {
+        let second = Int64(time(nil))
+        return current.withLock { kept in
+            if kept.second != second { kept = (second, format(second)) }
+            return kept.text
+        }
+    }
+
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

@@ -10,6 +10,8 @@ import WebImageCore
 /// SIGTERM or SIGINT (no new connections; requests in flight get
 /// ``ImageServerConfiguration/drainTimeout`` seconds to finish; then the process exits).
 public struct ImageServer: Sendable {
+    /// The `Server` header of every answer.
+    static let serverName = "webimage"
     public let service: ImageService
     let logger: Logger
 
@@ -27,7 +29,12 @@ public struct ImageServer: Sendable {
         let (host, port) = (listen.host, listen.port)
         let application = Application(
             responder: ImageServerResponder(service: service, logger: logger),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage"),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        MemoryHitHandler(service: service, logger: logger, serverName: Self.serverName)
+                    ])),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: Self.serverName),
             onServerRunning: { channel in
                 let address = channel.localAddress
                 let shown = address?.ipAddress.map { ip in ip.contains(":") ? "[\(ip)]" : ip } ?? host
@@ -63,22 +70,38 @@ struct ImageServerResponder: HTTPResponder {
                     method: request.method.rawValue, target: target, accept: request.headers[.accept],
                     ifNoneMatch: request.headers[.ifNoneMatch]))
         }
-        var headers = HTTPFields()
-        for (name, value) in answer.headers {
-            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
-        }
-        headers[.contentLength] = String(answer.contentLength)
         let body = answer.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
-        logger.info(
-            "\(request.method.rawValue) \(AccessLog.loggedPath(path)) \(answer.status) \(answer.body.count) \(String(format: "%.1f", (ContinuousClock.now - started).milliseconds))ms \(answer.tier ?? "-")"
-        )
-        return Response(status: HTTPResponse.Status(code: answer.status), headers: headers, body: body)
+        AccessLog.write(logger, method: request.method.rawValue, path: path, answer: answer, started: started)
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: answer.httpFields, body: body)
     }
 }
 
-/// How the access log writes a path: without its signature segment, which is a credential
-/// for that path, as `/…/rest`.
+extension ImageServiceResponse {
+    /// The answer's headers as HTTP fields, `Content-Length` included.
+    var httpFields: HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+        }
+        fields[.contentLength] = String(contentLength)
+        return fields
+    }
+}
+
+/// The access log: one line a request, `GET /-/rs:fit:300:300/plain/… 200 5120 1.3ms memory`
+/// (method, path without its signature, status, body bytes, milliseconds, cache tier or `-`).
 enum AccessLog {
+    static func write(
+        _ logger: Logger, method: String, path: String, answer: ImageServiceResponse, started: ContinuousClock.Instant
+    ) {
+        let milliseconds = (ContinuousClock.now - started).millisecondsText
+        logger.info(
+            "\(method) \(loggedPath(path)) \(answer.status) \(answer.body.count) \(milliseconds)ms \(answer.tier ?? "-")"
+        )
+    }
+
+    /// How the log writes a path: without its signature segment, which is a credential for
+    /// that path, as `/-/rest`.
     static func loggedPath(_ path: String) -> String {
         guard path != "/health" && path != "/metrics" else { return path }
         return "/-" + ProcessingURLParser.splitSignature(path).signedPath

@@ -164,8 +164,10 @@ extension ImageService {
 }
 
 extension Duration {
-    /// The duration in milliseconds.
-    var milliseconds: Double {
-        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    /// The duration in milliseconds with one decimal, rounded half up: `12.3`.
+    var millisecondsText: String {
+        let (seconds, attoseconds) = components
+        let tenths = seconds * 10_000 + (attoseconds + 50_000_000_000_000) / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

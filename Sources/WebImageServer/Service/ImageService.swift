@@ -23,6 +23,7 @@ public final class ImageService: Sendable {
     let results: ResultCache
     let admission: AdmissionGate
     let shared = SharedResults()
+    let recentKeys = RecentResultKeys()
     let healthCache = HealthCheckCache()
     let logger: Logger
 
@@ -85,10 +86,42 @@ public final class ImageService: Sendable {
         return response
     }
 
-    /// The image answer for `path`, or a ``ServiceFailure``.
-    private func image(path: String, request: ImageServiceRequest, started: ContinuousClock.Instant) async throws
-        -> ImageServiceResponse
-    {
+    /// The answer to `request` when its result is in the memory tier, made without suspending,
+    /// so the HTTP layer can answer such a hit on the connection's own thread; nil for anything
+    /// else (another method, an error, a disk hit, a miss), which ``respond(to:)`` answers. The
+    /// answer and the metrics are those ``respond(to:)`` gives for the same hit.
+    public func respondFromMemory(to request: ImageServiceRequest) -> ImageServiceResponse? {
+        guard request.method == "GET" || request.method == "HEAD" else { return nil }
+        let started = ContinuousClock.now
+        let path = String(request.target.prefix { $0 != "?" })
+        let recent: RecentResultKeys.Entry
+        if let kept = recentKeys.entry(path: path, accept: request.accept) {
+            recent = kept
+        } else if let resolved = try? resolve(path: path, accept: request.accept) {
+            recent = RecentResultKeys.Entry(key: resolved.key, isNegotiated: resolved.target.isNegotiated)
+        } else {
+            return nil
+        }
+        guard let served = results.memoryValue(forKey: recent.key) else { return nil }
+        var response = answer(
+            served, tier: .memory, isNegotiated: recent.isNegotiated, request: request, started: started)
+        if request.method == "HEAD" { response.body = [] }
+        metrics.record(status: response.status, duration: ContinuousClock.now - started)
+        return response
+    }
+
+    /// What a request path asks for, checked, before any cache is asked.
+    struct ResolvedRequest {
+        let processing: ProcessingRequest
+        let plan: ImageProcessingPlan
+        let target: OutputTarget
+        /// The result's key: the source URL, the canonical options and the output format.
+        let key: String
+    }
+
+    /// The request of `path` for a client that accepts `accept`: signature (403), options,
+    /// source and output format (400).
+    private func resolve(path: String, accept: String?) throws(ServiceFailure) -> ResolvedRequest {
         let processing = try parse(path)
         let plan: ImageProcessingPlan
         do {
@@ -96,8 +129,18 @@ public final class ImageService: Sendable {
         } catch {
             throw ServiceFailure(400, error.message)
         }
-        let target = try OutputTarget(extension: plan.outputExtension, accept: request.accept, service: self)
+        let target = try OutputTarget(extension: plan.outputExtension, accept: accept, service: self)
         let key = processing.source.absoluteString + "\n" + processing.canonicalOptions + "\n" + target.keyPart
+        recentKeys.keep(.init(key: key, isNegotiated: target.isNegotiated), path: path, accept: accept)
+        return ResolvedRequest(processing: processing, plan: plan, target: target, key: key)
+    }
+
+    /// The image answer for `path`, or a ``ServiceFailure``.
+    private func image(path: String, request: ImageServiceRequest, started: ContinuousClock.Instant) async throws
+        -> ImageServiceResponse
+    {
+        let resolved = try resolve(path: path, accept: request.accept)
+        let (processing, plan, target, key) = (resolved.processing, resolved.plan, resolved.target, resolved.key)
         let served: ServedImage
         let tier: ResultCache.Tier
         if let (hit, hitTier) = await results.lookup(key) {
@@ -109,15 +152,24 @@ public final class ImageService: Sendable {
             if joined { metrics.coalescedRequests.increment() }
             (served, tier) = (made, .miss)
         }
+        return answer(served, tier: tier, isNegotiated: target.isNegotiated, request: request, started: started)
+    }
+
+    /// The answer that serves `served`, found in `tier`: 200 with the image, or 304 when the
+    /// client's `If-None-Match` holds its entity tag; counted in the metrics by tier and bytes.
+    private func answer(
+        _ served: ServedImage, tier: ResultCache.Tier, isNegotiated: Bool, request: ImageServiceRequest,
+        started: ContinuousClock.Instant
+    ) -> ImageServiceResponse {
         metrics.countTier(tier)
         var headers: [(name: String, value: String)] = [
             ("Content-Type", served.contentType), ("ETag", served.entityTag),
             ("Last-Modified", HTTPDate.format(served.lastModified)),
             ("Cache-Control", "public, max-age=\(configuration.cacheControlMaxAge)"),
         ]
-        if target.isNegotiated { headers.append(("Vary", "Accept")) }
-        let total = (ContinuousClock.now - started).milliseconds
-        headers.append(("Server-Timing", "cache;desc=\(tier.rawValue), total;dur=\(String(format: "%.1f", total))"))
+        if isNegotiated { headers.append(("Vary", "Accept")) }
+        let total = (ContinuousClock.now - started).millisecondsText
+        headers.append(("Server-Timing", "cache;desc=\(tier.rawValue), total;dur=\(total)"))
         if let tags = request.ifNoneMatch, EntityTags.match(tags, served.entityTag) {
             return ImageServiceResponse(
                 status: 304, headers: headers.filter { $0.name != "Content-Type" }, body: [],

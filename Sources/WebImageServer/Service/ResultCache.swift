@@ -21,10 +21,15 @@ struct ResultCache: Sendable {
         self.disk = disk
     }
 
+    /// The result of `key` in the memory tier, without waiting.
+    func memoryValue(forKey key: String) -> ServedImage? {
+        memory.value(forKey: key) as? ServedImage
+    }
+
     /// The result of `key` and the tier it came from; a disk hit is put in memory. A disk or
     /// Redis error counts as a miss (the request is then processed again).
     func lookup(_ key: String) async -> (ServedImage, Tier)? {
-        if let image = memory.value(forKey: key) as? ServedImage { return (image, .memory) }
+        if let image = memoryValue(forKey: key) { return (image, .memory) }
         let disk = disk
         let entry: DiskCacheEntry? = await withCheckedContinuation { continuation in
             ioQueue.async { continuation.resume(returning: (try? disk.entry(forKey: key)) ?? nil) }
