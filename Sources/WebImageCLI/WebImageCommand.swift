@@ -1,5 +1,6 @@
 import ArgumentParser
 import WebImageCLISupport
+import WebImageCore
 
 /// The `webimage` tool: inspects plugins, describes, converts and benchmarks images
 /// through the coder plugins that ``PluginHost`` finds.
@@ -12,6 +13,7 @@ struct WebImageCommand: ParsableCommand {
             Plugins are searched in every --plugin-path folder, then in each folder of \
             WEBIMAGE_PLUGIN_PATH (colon-separated), then in <executable folder>/../lib/webimage/plugins.
             """,
+        version: WebImageVersion.description,
         subcommands: [
             PluginsCommand.self, InfoCommand.self, ConvertCommand.self, BenchCommand.self, CacheCommand.self,
             FetchCommand.self, GetCommand.self, PrefetchCommand.self, SignCommand.self, ServeCommand.self,
