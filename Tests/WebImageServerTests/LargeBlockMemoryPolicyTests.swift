@@ -1,0 +1,29 @@
+import Testing
+import WebImageServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("LargeBlockMemoryPolicy")
+struct LargeBlockMemoryPolicyTests {
+    /// Whether glibc mapped `block` on its own: the IS_MMAPPED bit (2) of the size field in
+    /// the chunk header just before it.
+    static func isMapped(_ block: UnsafeMutableRawPointer) -> Bool {
+        UnsafeRawPointer(block).load(fromByteOffset: -MemoryLayout<UInt>.size, as: UInt.self) & 2 != 0
+    }
+
+    @Test("once held, a 2 MiB block is mapped on its own and returned when freed, even after an 8 MiB one was freed")
+    func largeBlocksStayMapped() throws {
+        #expect(LargeBlockMemoryPolicy.holdMmapThreshold())
+        // Without the policy, freeing this mapped block would raise the threshold to 8 MiB and
+        // put the next 2 MiB block in a heap.
+        free(malloc(8 << 20))
+        let block = try #require(malloc(2 << 20))
+        defer { free(block) }
+        #expect(Self.isMapped(block))
+        let small = try #require(malloc((1 << 20) - 4096))
+        defer { free(small) }
+        #expect(!Self.isMapped(small))
+    }
+}
