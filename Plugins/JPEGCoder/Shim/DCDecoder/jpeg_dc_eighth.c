@@ -29,7 +29,10 @@ int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t si
     jpeg_dc_plan *plan = malloc(sizeof *plan);
     if (plan == NULL) return 0;
     int route = 0;
-    if (jpeg_dc_make_plan(info, plan)) {
+    int planned = jpeg_dc_make_plan(info, plan);
+    if (planned && info->progressive_mode) {
+        route = jpeg_dc_decode_progressive(info, plan, bytes, size, pixels, stride);
+    } else if (planned) {
         uint64_t records_size = plan->mcu_count * (uint64_t)plan->record_size * sizeof(int32_t);
         size_t scan_size = size - (size_t)(scan - bytes);
         if (records_size <= JPEG_DC_MAX_RECORD_BYTES) {

@@ -213,6 +213,13 @@ void jpeg_dc_free_stream(jpeg_dc_stream *stream);
 uint64_t jpeg_dc_decode_run(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, jpeg_dc_cursor *cursor,
                             uint64_t count, uint64_t stop_bit, int32_t *records, uint64_t *_Nullable start_bits);
 
+/**
+ * Folds a 2×2 chroma block's dequantised coefficients, summed by column slot (`even`: row 0;
+ * `odd`: the other rows, times their odd weights), into record[1...3] (see jpeg_dc_pixels.c).
+ * 0 when an intermediate does not fit an int (the caller then leaves the file to libjpeg).
+ */
+int jpeg_dc_fold_two_by_two(const int64_t *even, const int64_t *odd, int32_t *record);
+
 typedef struct jpeg_dc_pixel_writer jpeg_dc_pixel_writer;
 
 /** Memory for the second thread's speculative decoding: room for plan->mcu_count MCUs. */
@@ -286,6 +293,14 @@ int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_rec
  * instead (nothing was consumed).
  */
 int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t size, uint8_t *pixels, size_t stride);
+
+/**
+ * The fast path for a progressive file (jpeg_dc_progressive.c), planned by jpeg_dc_make_plan:
+ * JPEG_SHIM_DC_PROGRESSIVE when it wrote the 1/8-scale image, or 0 when libjpeg must decode
+ * instead (nothing was consumed).
+ */
+int jpeg_dc_decode_progressive(j_decompress_ptr info, const jpeg_dc_plan *plan, const uint8_t *bytes, size_t size,
+                               uint8_t *pixels, size_t stride);
 
 #if defined(__clang__)
 #pragma clang assume_nonnull end
