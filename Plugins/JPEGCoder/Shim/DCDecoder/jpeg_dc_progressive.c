@@ -18,7 +18,10 @@
 
 /** The coefficients one component keeps, and how far each has been sent. */
 typedef struct progressive_component {
-    /** `per_block` coefficients (in zigzag order) for each block of the MCU-padded block grid. */
+    /**
+     * `per_block` int16 for each block of the MCU-padded block grid: the DC alone, or (4:2:0
+     * chroma) the 64 coefficients in zigzag order and a 64-bit mask of the non-zero ones.
+     */
     int16_t *coefficients;
     uint32_t per_block;
     /** The padded grid (row stride of the store), and a non-interleaved scan's grid (no padding). */
@@ -59,6 +62,12 @@ typedef struct scan_header {
     int ac_table[3];
     int ss, se, ah, al;
 } scan_header;
+
+/** int16 per block of a component whose AC coefficients are kept: 64 coefficients and their non-zero mask. */
+#define BLOCK_WITH_MASK 68
+
+/** The mask of a block's non-zero coefficients (by zigzag index) after its 64 coefficients. */
+static inline uint64_t *nonzero_mask(int16_t *coefficients) { return (uint64_t *)(void *)(coefficients + 64); }
 
 static uint32_t divide_rounding_up(uint64_t value, uint64_t divisor) {
     return (uint32_t)((value + divisor - 1) / divisor);
@@ -224,6 +233,7 @@ static inline int decode_ac_first(bit_reader *reader, const jpeg_dc_huffman *tab
             if (k > scan->se) return 0;
             int32_t value = take_signed(reader, magnitude_bits);
             coefficients[k] = (int16_t)(uint16_t)((uint32_t)value << scan->al);
+            if (coefficients[k] != 0) *nonzero_mask(coefficients) |= (uint64_t)1 << k;
         } else if (run == 15) {
             k += 15;
         } else {
@@ -277,44 +287,55 @@ static inline int decode_ac_refine(bit_reader *reader, const jpeg_dc_huffman *ta
             if (placed != 0) {
                 if (k > scan->se) return 0;
                 coefficients[k] = (int16_t)placed;
+                *nonzero_mask(coefficients) |= (uint64_t)1 << k;
             }
         }
     }
     if (*end_of_bands > 0) {
-        for (; k <= scan->se; k++) {
+        /* Inside a run of empty bands only the non-zero coefficients from k on take a bit. */
+        uint64_t rest = k > scan->se ? 0 : *nonzero_mask(coefficients) & band_mask(k, scan->se);
+        for (; rest != 0; rest &= rest - 1) {
             refill(reader);
-            if (coefficients[k] != 0) refine_nonzero(reader, &coefficients[k], scan->al);
+            refine_nonzero(reader, &coefficients[__builtin_ctzll(rest)], scan->al);
         }
         (*end_of_bands)--;
     }
     return 1;
 }
 
+/** What a scan sends, which decides how its blocks are decoded. */
+typedef enum scan_kind { DC_FIRST, DC_REFINEMENT, AC_FIRST, AC_REFINEMENT } scan_kind;
+
 /** Decodes one block of the scan's component `i` into `coefficients`; 0 on bad data. */
-static inline int decode_block(bit_reader *reader, const scan_header *scan, const jpeg_dc_huffman *const tables[3],
-                               int i, int32_t predictions[3], uint32_t *end_of_bands, int16_t *coefficients) {
-    if (scan->ss == 0) {
-        if (scan->ah == 0) return decode_dc_first(reader, tables[i], &predictions[i], scan->al, coefficients);
+static inline __attribute__((always_inline)) int decode_block(bit_reader *reader, const scan_header *scan,
+                                                              scan_kind kind, const jpeg_dc_huffman *table,
+                                                              int32_t *prediction, uint32_t *end_of_bands,
+                                                              int16_t *coefficients) {
+    switch (kind) {
+    case DC_FIRST:
+        return decode_dc_first(reader, table, prediction, scan->al, coefficients);
+    case DC_REFINEMENT:
         refill(reader);
         if (take_bit(reader)) coefficients[0] = (int16_t)(coefficients[0] | (1 << scan->al));
         return 1;
+    case AC_FIRST:
+        return decode_ac_first(reader, table, scan, end_of_bands, coefficients);
+    case AC_REFINEMENT:
+        return decode_ac_refine(reader, table, scan, end_of_bands, coefficients);
     }
-    if (scan->ah == 0) return decode_ac_first(reader, tables[i], scan, end_of_bands, coefficients);
-    return decode_ac_refine(reader, tables[i], scan, end_of_bands, coefficients);
+    return 0;
 }
 
 static int16_t *block_at(const progressive_component *component, uint32_t column, uint32_t row) {
     return component->coefficients + ((uint64_t)row * component->blocks_per_row + column) * component->per_block;
 }
 
-/** Decodes one scan's unstuffed data, with its restart markers; 0 on any irregularity. */
-static int decode_scan(progressive_decoder *decoder, const scan_header *scan, const jpeg_dc_stream *stream) {
+/** Decodes the blocks of one scan of `kind` (a constant in each call, so each kind gets its own loop). */
+static inline __attribute__((always_inline)) int decode_units(const progressive_decoder *decoder,
+                                                              const scan_header *scan, scan_kind kind,
+                                                              const jpeg_dc_huffman *const *tables,
+                                                              const jpeg_dc_stream *stream) {
     const jpeg_dc_plan *plan = decoder->plan;
-    const jpeg_dc_huffman *tables[3];
-    for (int i = 0; i < scan->count; i++) {
-        tables[i] = built_table(decoder, scan->ss == 0 ? scan->dc_table[i] : scan->ac_table[i]);
-        if (tables[i] == NULL && !(scan->ss == 0 && scan->ah != 0)) return 0;
-    }
     const progressive_component *single = &decoder->components[scan->component[0]];
     uint32_t units_per_row = scan->count == 1 ? single->scan_blocks_per_row : plan->mcus_per_row;
     uint64_t units = scan->count == 1 ? (uint64_t)units_per_row * single->scan_block_rows : plan->mcu_count;
@@ -334,16 +355,17 @@ static int decode_scan(progressive_decoder *decoder, const scan_header *scan, co
         }
         uint32_t column = (uint32_t)(unit % units_per_row), row = (uint32_t)(unit / units_per_row);
         if (scan->count == 1) {
-            if (!decode_block(&reader, scan, tables, 0, predictions, &end_of_bands, block_at(single, column, row))) {
-                return 0;
-            }
+            int16_t *block = block_at(single, column, row);
+            if (!decode_block(&reader, scan, kind, tables[0], &predictions[0], &end_of_bands, block)) return 0;
         } else {
             for (int i = 0; i < scan->count; i++) {
                 const progressive_component *component = &decoder->components[scan->component[i]];
                 for (uint32_t y = 0; y < component->v; y++) {
                     for (uint32_t x = 0; x < component->h; x++) {
                         int16_t *block = block_at(component, column * component->h + x, row * component->v + y);
-                        if (!decode_block(&reader, scan, tables, i, predictions, &end_of_bands, block)) return 0;
+                        if (!decode_block(&reader, scan, kind, tables[i], &predictions[i], &end_of_bands, block)) {
+                            return 0;
+                        }
                     }
                 }
             }
@@ -351,6 +373,28 @@ static int decode_scan(progressive_decoder *decoder, const scan_header *scan, co
         if (bit_position(&reader) > end_bit) return 0;
     }
     return 1;
+}
+
+/** Decodes one scan's unstuffed data, with its restart markers; 0 on any irregularity. */
+static int decode_scan(progressive_decoder *decoder, const scan_header *scan, const jpeg_dc_stream *stream) {
+    scan_kind kind =
+        scan->ss == 0 ? (scan->ah == 0 ? DC_FIRST : DC_REFINEMENT) : (scan->ah == 0 ? AC_FIRST : AC_REFINEMENT);
+    const jpeg_dc_huffman *tables[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < scan->count && kind != DC_REFINEMENT; i++) {
+        tables[i] = built_table(decoder, kind == DC_FIRST ? scan->dc_table[i] : scan->ac_table[i]);
+        if (tables[i] == NULL) return 0;
+    }
+    switch (kind) {
+    case DC_FIRST:
+        return decode_units(decoder, scan, DC_FIRST, tables, stream);
+    case DC_REFINEMENT:
+        return decode_units(decoder, scan, DC_REFINEMENT, tables, stream);
+    case AC_FIRST:
+        return decode_units(decoder, scan, AC_FIRST, tables, stream);
+    case AC_REFINEMENT:
+        return decode_units(decoder, scan, AC_REFINEMENT, tables, stream);
+    }
+    return 0;
 }
 
 /** Unstuffs the entropy-coded data of [start, end) and decodes it as `scan`; 0 on any irregularity. */
@@ -436,7 +480,7 @@ static size_t lay_out_components(progressive_decoder *decoder, j_decompress_ptr 
         component->scan_blocks_per_row = divide_rounding_up(width, 8);
         component->scan_block_rows = divide_rounding_up(height, 8);
         int two_by_two = plan->layout == JPEG_DC_YCC_420 && c > 0;
-        component->per_block = two_by_two ? 64 : 1;
+        component->per_block = two_by_two ? BLOCK_WITH_MASK : 1;
         component->needed = 1;
         for (int k = 1; k < 64 && two_by_two; k++) {
             if (plan->terms[k].column_slot >= 0) component->needed |= (uint64_t)1 << k;
@@ -469,10 +513,11 @@ static int make_records(const progressive_decoder *decoder, int32_t *records) {
                 if (block->kind == JPEG_DC_BLOCK_DC_ONLY) continue;
                 int64_t even[5] = {0, 0, 0, 0, 0}, odd[5] = {0, 0, 0, 0, 0};
                 uint64_t magnitudes = 0;
-                for (int k = 1; k < 64; k++) {
-                    const jpeg_dc_term *term = &plan->terms[k];
-                    if (coefficients[k] == 0 || term->column_slot < 0) continue;
-                    int64_t dequantized = (int64_t)coefficients[k] * block->quantization[term->natural_index];
+                for (uint64_t read = component->needed & ~(uint64_t)1; read != 0; read &= read - 1) {
+                    const jpeg_dc_term *term = &plan->terms[__builtin_ctzll(read)];
+                    int16_t value = coefficients[__builtin_ctzll(read)];
+                    if (value == 0) continue;
+                    int64_t dequantized = (int64_t)value * block->quantization[term->natural_index];
                     magnitudes |= (uint64_t)(dequantized < 0 ? -dequantized : dequantized);
                     if (term->is_even) even[term->column_slot] += dequantized;
                     else odd[term->column_slot] += dequantized * term->odd_weight;
