@@ -7,7 +7,8 @@
  * coefficients it does not need, keeps one record of a few integers per MCU, and splits the
  * entropy-coded data between two threads (at restart markers, or speculatively where there
  * are none). The pixels equal libjpeg-turbo's own 1/8-scale output; whatever the path does
- * not cover, or any irregularity in the data, leaves the decode to libjpeg.
+ * not cover, or any irregularity in the data, leaves the decode to libjpeg. Progressive
+ * files take their own entropy decoder (jpeg_dc_progressive.c) into the same records.
  */
 #ifndef WEBIMAGE_JPEG_DC_INTERNAL_H
 #define WEBIMAGE_JPEG_DC_INTERNAL_H
@@ -290,9 +291,12 @@ int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_rec
 /**
  * The whole fast path for a reader positioned after jpeg_read_header on `bytes`: the
  * jpeg_shim_dc_route it took to write the 1/8-scale image, or 0 when libjpeg must decode
- * instead (nothing was consumed).
+ * instead (nothing was consumed). A progressive file's decode checks `deadline_ns`
+ * (CLOCK_MONOTONIC, 0 = none) before each scan it decodes and, once it has passed, leaves
+ * the file to libjpeg, whose scan loop then reports the timeout.
  */
-int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t size, uint8_t *pixels, size_t stride);
+int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t size, uint8_t *pixels, size_t stride,
+                          uint64_t deadline_ns);
 
 /**
  * The fast path for a progressive file (jpeg_dc_progressive.c), planned by jpeg_dc_make_plan:
@@ -300,7 +304,7 @@ int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t si
  * instead (nothing was consumed).
  */
 int jpeg_dc_decode_progressive(j_decompress_ptr info, const jpeg_dc_plan *plan, const uint8_t *bytes, size_t size,
-                               uint8_t *pixels, size_t stride);
+                               uint8_t *pixels, size_t stride, uint64_t deadline_ns);
 
 #if defined(__clang__)
 #pragma clang assume_nonnull end

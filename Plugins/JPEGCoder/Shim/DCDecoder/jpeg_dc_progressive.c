@@ -53,6 +53,8 @@ typedef struct progressive_decoder {
     uint32_t restart_interval;
     /** Room for any scan's unstuffed data plus JPEG_DC_PADDING. */
     uint8_t *buffer;
+    /** CLOCK_MONOTONIC, checked before each decoded scan (0 = none). */
+    uint64_t deadline_ns;
 } progressive_decoder;
 
 typedef struct scan_header {
@@ -447,6 +449,7 @@ static int decode_scans(progressive_decoder *decoder, j_decompress_ptr info, con
             size_t end = entropy_end(bytes, size, position);
             if (end == 0) return 0;
             if (scan_is_needed(decoder, &scan)) {
+                if (webimage_deadline_passed(decoder->deadline_ns)) return 0; /* libjpeg's scan loop reports it */
                 if (!advance_script(decoder, &scan) || !unstuff_and_decode(decoder, &scan, bytes, position, end)) {
                     return 0;
                 }
@@ -532,11 +535,11 @@ static int make_records(const progressive_decoder *decoder, int32_t *records) {
 static size_t rounded_to_cache_line(uint64_t size) { return (size_t)((size + 63) & ~(uint64_t)63); }
 
 int jpeg_dc_decode_progressive(j_decompress_ptr info, const jpeg_dc_plan *plan, const uint8_t *bytes, size_t size,
-                               uint8_t *pixels, size_t stride) {
+                               uint8_t *pixels, size_t stride, uint64_t deadline_ns) {
     progressive_decoder *decoder = calloc(1, sizeof *decoder);
     if (decoder == NULL) return 0;
     decoder->plan = plan;
-    decoder->restart_interval = 0;
+    decoder->deadline_ns = deadline_ns;
     size_t store_size = lay_out_components(decoder, info, NULL);
     uint64_t records_size = plan->mcu_count * (uint64_t)plan->record_size * sizeof(int32_t);
     size_t buffer_size = rounded_to_cache_line((uint64_t)size + JPEG_DC_PADDING);
