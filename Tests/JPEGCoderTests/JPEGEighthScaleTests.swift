@@ -34,7 +34,9 @@ import WebImageCoderVerifier
             Self.differences(fast.result, reference.result) == 0, "\(layout.options) \(layout.width)x\(layout.height)")
     }
 
-    @Test(arguments: [["-progressive"], ["-arithmetic"], ["-sample", "4x1"], ["-sample", "1x2"], ["-rgb"]])
+    @Test(arguments: [
+        ["-progressive", "-sample", "4x1"], ["-arithmetic"], ["-sample", "4x1"], ["-sample", "1x2"], ["-rgb"],
+    ])
     func layoutsItDoesNotCoverAreLeftToLibjpeg(options: [String]) throws {
         let bytes = try Cjpeg.encode(width: 203, height: 157, options: options)
         let fast = EighthScaleDecoder.decode(bytes, allowingFastPath: true)
