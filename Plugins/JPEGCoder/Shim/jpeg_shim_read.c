@@ -117,8 +117,8 @@ webimage_status jpeg_shim_read_image(jpeg_shim_reader *reader, void *pixels, siz
                                      webimage_error *error) {
     reader->dc_route = JPEG_SHIM_DC_NOT_USED;
     if (reader->allows_dc_path && reader->info.scale_num == 1 && reader->info.scale_denom == 8) {
-        reader->dc_route =
-            (jpeg_shim_dc_route)jpeg_dc_decode_eighth(&reader->info, reader->bytes, reader->size, pixels, stride);
+        reader->dc_route = (jpeg_shim_dc_route)jpeg_dc_decode_eighth(&reader->info, reader->bytes, reader->size, pixels,
+                                                                     stride, deadline_ns);
         if (reader->dc_route != JPEG_SHIM_DC_NOT_USED) return WEBIMAGE_STATUS_OK;
     }
     if (setjmp(reader->errors.jump)) return jpeg_shim_caught(&reader->errors, error);

@@ -23,13 +23,17 @@ static int decode_with_scratch(const jpeg_dc_plan *plan, const uint8_t *scan, si
     return route;
 }
 
-int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t size, uint8_t *pixels, size_t stride) {
+int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t size, uint8_t *pixels, size_t stride,
+                          uint64_t deadline_ns) {
     const uint8_t *scan = info->src->next_input_byte;
     if (scan < bytes || scan > bytes + size) return 0;
     jpeg_dc_plan *plan = malloc(sizeof *plan);
     if (plan == NULL) return 0;
     int route = 0;
-    if (jpeg_dc_make_plan(info, plan)) {
+    int planned = jpeg_dc_make_plan(info, plan);
+    if (planned && info->progressive_mode) {
+        route = jpeg_dc_decode_progressive(info, plan, bytes, size, pixels, stride, deadline_ns);
+    } else if (planned) {
         uint64_t records_size = plan->mcu_count * (uint64_t)plan->record_size * sizeof(int32_t);
         size_t scan_size = size - (size_t)(scan - bytes);
         if (records_size <= JPEG_DC_MAX_RECORD_BYTES) {

@@ -4,84 +4,7 @@
  */
 #include <string.h>
 
-#include "jpeg_dc_internal.h"
-
-/** Reads bits most significant first; `buffer` holds `count` valid bits at its top. */
-typedef struct bit_reader {
-    const uint8_t *start;
-    const uint8_t *next;
-    uint64_t buffer;
-    uint32_t count;
-} bit_reader;
-
-static inline uint64_t load_big_endian(const uint8_t *bytes) {
-    uint64_t value;
-    memcpy(&value, bytes, sizeof value);
-    return __builtin_bswap64(value);
-}
-
-/**
- * Tops the buffer up to at least 56 bits (whole bytes only; the bits below stay correct).
- * Its top bits do not change, so the decoders look a code up first and refill while the
- * lookup is under way: between refills at most 31 bits are consumed, so at least 25 bits
- * (more than any lookup reads) are always in the buffer.
- */
-static inline void refill(bit_reader *reader) {
-    reader->buffer |= load_big_endian(reader->next) >> reader->count;
-    reader->next += (63 - reader->count) >> 3;
-    reader->count |= 56;
-}
-
-static inline void consume(bit_reader *reader, uint32_t bits) {
-    reader->buffer <<= bits;
-    reader->count -= bits;
-}
-
-static inline uint64_t bit_position(const bit_reader *reader) {
-    return (uint64_t)(reader->next - reader->start) * 8 - reader->count;
-}
-
-static void seek(bit_reader *reader, const uint8_t *start, uint64_t bit) {
-    reader->start = start;
-    reader->next = start + (bit >> 3);
-    reader->buffer = 0;
-    reader->count = 0;
-    refill(reader);
-    consume(reader, (uint32_t)(bit & 7));
-}
-
-/** The signed value of `bits` magnitude bits, as JPEG's EXTEND procedure defines it. */
-static inline int32_t take_signed(bit_reader *reader, uint32_t bits) {
-    if (bits == 0) return 0;
-    int32_t raw = (int32_t)(reader->buffer >> (64 - bits));
-    consume(reader, bits);
-    return raw < (1 << (bits - 1)) ? raw - (1 << bits) + 1 : raw;
-}
-
-/** Decodes a code longer than the lookahead; 0 for a code the table does not have. */
-static int decode_long_code(bit_reader *reader, const jpeg_dc_huffman *table, uint32_t *symbol) {
-    uint32_t peek = (uint32_t)(reader->buffer >> 48);
-    for (int length = JPEG_DC_LOOKAHEAD + 1; length <= 16; length++) {
-        int32_t code = (int32_t)(peek >> (16 - length));
-        if (code <= table->largest_code[length]) {
-            consume(reader, (uint32_t)length);
-            *symbol = table->symbols[code + table->symbol_offset[length]];
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/** Needs at least 16 bits in the buffer. */
-static inline int decode_symbol(bit_reader *reader, const jpeg_dc_huffman *table, uint32_t *symbol) {
-    uint32_t entry = table->symbol_by_prefix[reader->buffer >> (64 - JPEG_DC_LOOKAHEAD)];
-    if (entry & 31) {
-        consume(reader, entry & 31);
-        *symbol = entry >> 8;
-        return 1;
-    }
-    return decode_long_code(reader, table, symbol);
-}
+#include "jpeg_dc_bits.h"
 
 /** Adds the block's DC difference to `prediction`; 0 on a bad code or a prediction out of range. */
 static inline int decode_dc(bit_reader *reader, const jpeg_dc_huffman *table, int32_t *prediction) {
@@ -140,6 +63,23 @@ static inline int fits_int32(int64_t value) { return value >= INT32_MIN && value
 /** libjpeg's DESCALE: divide by 2^bits, rounding half up. */
 static inline int64_t descale(int64_t value, int bits) { return (value + ((int64_t)1 << (bits - 1))) >> bits; }
 
+int jpeg_dc_fold_two_by_two(const int64_t *even, const int64_t *odd, int32_t *record) {
+    int64_t first_row[5] = {0}, second_row[5] = {0};
+    for (int slot = 1; slot < 5; slot++) {
+        first_row[slot] = descale(even[slot] * 32768 + odd[slot], 13);
+        second_row[slot] = descale(even[slot] * 32768 - odd[slot], 13);
+        if (!fits_int32(first_row[slot]) || !fits_int32(second_row[slot])) return 0;
+    }
+    int64_t first_row_odd = first_row[1] * 29692 - first_row[2] * 10426 + first_row[3] * 6967 - first_row[4] * 5906;
+    int64_t second_row_odd =
+        second_row[1] * 29692 - second_row[2] * 10426 + second_row[3] * 6967 - second_row[4] * 5906;
+    if (!fits_int32(odd[0]) || !fits_int32(first_row_odd) || !fits_int32(second_row_odd)) return 0;
+    record[1] = (int32_t)odd[0];
+    record[2] = (int32_t)first_row_odd;
+    record[3] = (int32_t)second_row_odd;
+    return 1;
+}
+
 /**
  * Decodes the AC coefficients of a chroma block that libjpeg's 2×2 reduced IDCT will read
  * and folds them into the record's three DC-independent integers (see jpeg_dc_pixels.c):
@@ -189,20 +129,7 @@ static int decode_two_by_two(bit_reader *reader, const jpeg_dc_plan *plan, const
         index++;
     }
     if (magnitudes > JPEG_DC_TWO_BY_TWO_LIMIT) return 0;
-    int64_t first_row[5] = {0}, second_row[5] = {0};
-    for (int slot = 1; slot < 5; slot++) {
-        first_row[slot] = descale(even[slot] * 32768 + odd[slot], 13);
-        second_row[slot] = descale(even[slot] * 32768 - odd[slot], 13);
-        if (!fits_int32(first_row[slot]) || !fits_int32(second_row[slot])) return 0;
-    }
-    int64_t first_row_odd = first_row[1] * 29692 - first_row[2] * 10426 + first_row[3] * 6967 - first_row[4] * 5906;
-    int64_t second_row_odd =
-        second_row[1] * 29692 - second_row[2] * 10426 + second_row[3] * 6967 - second_row[4] * 5906;
-    if (!fits_int32(odd[0]) || !fits_int32(first_row_odd) || !fits_int32(second_row_odd)) return 0;
-    record[1] = (int32_t)odd[0];
-    record[2] = (int32_t)first_row_odd;
-    record[3] = (int32_t)second_row_odd;
-    return 1;
+    return jpeg_dc_fold_two_by_two(even, odd, record);
 }
 
 static inline int decode_mcu(bit_reader *reader, const jpeg_dc_plan *plan, int32_t predictions[3], int32_t *record) {

@@ -7,7 +7,8 @@
  * coefficients it does not need, keeps one record of a few integers per MCU, and splits the
  * entropy-coded data between two threads (at restart markers, or speculatively where there
  * are none). The pixels equal libjpeg-turbo's own 1/8-scale output; whatever the path does
- * not cover, or any irregularity in the data, leaves the decode to libjpeg.
+ * not cover, or any irregularity in the data, leaves the decode to libjpeg. Progressive
+ * files take their own entropy decoder (jpeg_dc_progressive.c) into the same records.
  */
 #ifndef WEBIMAGE_JPEG_DC_INTERNAL_H
 #define WEBIMAGE_JPEG_DC_INTERNAL_H
@@ -213,6 +214,13 @@ void jpeg_dc_free_stream(jpeg_dc_stream *stream);
 uint64_t jpeg_dc_decode_run(const jpeg_dc_plan *plan, const jpeg_dc_stream *stream, jpeg_dc_cursor *cursor,
                             uint64_t count, uint64_t stop_bit, int32_t *records, uint64_t *_Nullable start_bits);
 
+/**
+ * Folds a 2×2 chroma block's dequantised coefficients, summed by column slot (`even`: row 0;
+ * `odd`: the other rows, times their odd weights), into record[1...3] (see jpeg_dc_pixels.c).
+ * 0 when an intermediate does not fit an int (the caller then leaves the file to libjpeg).
+ */
+int jpeg_dc_fold_two_by_two(const int64_t *even, const int64_t *odd, int32_t *record);
+
 typedef struct jpeg_dc_pixel_writer jpeg_dc_pixel_writer;
 
 /** Memory for the second thread's speculative decoding: room for plan->mcu_count MCUs. */
@@ -283,9 +291,20 @@ int jpeg_dc_write_mcu_rows(const jpeg_dc_pixel_writer *writer, const jpeg_dc_rec
 /**
  * The whole fast path for a reader positioned after jpeg_read_header on `bytes`: the
  * jpeg_shim_dc_route it took to write the 1/8-scale image, or 0 when libjpeg must decode
+ * instead (nothing was consumed). A progressive file's decode checks `deadline_ns`
+ * (CLOCK_MONOTONIC, 0 = none) before each scan it decodes and, once it has passed, leaves
+ * the file to libjpeg, whose scan loop then reports the timeout.
+ */
+int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t size, uint8_t *pixels, size_t stride,
+                          uint64_t deadline_ns);
+
+/**
+ * The fast path for a progressive file (jpeg_dc_progressive.c), planned by jpeg_dc_make_plan:
+ * JPEG_SHIM_DC_PROGRESSIVE when it wrote the 1/8-scale image, or 0 when libjpeg must decode
  * instead (nothing was consumed).
  */
-int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t size, uint8_t *pixels, size_t stride);
+int jpeg_dc_decode_progressive(j_decompress_ptr info, const jpeg_dc_plan *plan, const uint8_t *bytes, size_t size,
+                               uint8_t *pixels, size_t stride, uint64_t deadline_ns);
 
 #if defined(__clang__)
 #pragma clang assume_nonnull end

@@ -90,16 +90,21 @@ static const jpeg_dc_huffman *use_table(jpeg_dc_plan *plan, const JHUFF_TBL *sou
 static int add_component_blocks(j_decompress_ptr info, jpeg_dc_plan *plan, int component, int block_count,
                                 jpeg_dc_block_kind kind, uint8_t built[8]) {
     const jpeg_component_info *info_component = &info->comp_info[component];
-    if (info_component->dc_tbl_no < 0 || info_component->dc_tbl_no > 3 || info_component->ac_tbl_no < 0 ||
-        info_component->ac_tbl_no > 3 || info_component->quant_tbl_no < 0 || info_component->quant_tbl_no > 3) {
-        return 0;
-    }
+    if (info_component->quant_tbl_no < 0 || info_component->quant_tbl_no > 3) return 0;
     const JQUANT_TBL *quantization = info->quant_tbl_ptrs[info_component->quant_tbl_no];
-    const jpeg_dc_huffman *dc =
-        use_table(plan, info->dc_huff_tbl_ptrs[info_component->dc_tbl_no], info_component->dc_tbl_no, 0, built);
-    const jpeg_dc_huffman *ac =
-        use_table(plan, info->ac_huff_tbl_ptrs[info_component->ac_tbl_no], 4 + info_component->ac_tbl_no, 1, built);
-    if (quantization == NULL || dc == NULL || ac == NULL) return 0;
+    if (quantization == NULL) return 0;
+    /* A progressive file names its tables scan by scan: its decoder takes them from each scan. */
+    const jpeg_dc_huffman *dc = NULL, *ac = NULL;
+    if (!info->progressive_mode) {
+        if (info_component->dc_tbl_no < 0 || info_component->dc_tbl_no > 3 || info_component->ac_tbl_no < 0 ||
+            info_component->ac_tbl_no > 3) {
+            return 0;
+        }
+        dc = use_table(plan, info->dc_huff_tbl_ptrs[info_component->dc_tbl_no], info_component->dc_tbl_no, 0, built);
+        ac =
+            use_table(plan, info->ac_huff_tbl_ptrs[info_component->ac_tbl_no], 4 + info_component->ac_tbl_no, 1, built);
+        if (dc == NULL || ac == NULL) return 0;
+    }
     plan->dc_quantizer[component] = quantization->quantval[0];
     for (int i = 0; i < block_count; i++) {
         jpeg_dc_block *block = &plan->blocks[plan->block_count++];
@@ -117,16 +122,18 @@ static int add_component_blocks(j_decompress_ptr info, jpeg_dc_plan *plan, int c
 
 int jpeg_dc_make_plan(j_decompress_ptr info, jpeg_dc_plan *plan) {
     memset(plan, 0, sizeof *plan);
-    if (info->progressive_mode || info->arith_code || info->data_precision != 8 || info->CCIR601_sampling) return 0;
+    if (info->arith_code || info->data_precision != 8 || info->CCIR601_sampling) return 0;
     if (info->out_color_space != JCS_EXT_RGBA || info->quantize_colors || info->scale_num != 1 ||
         info->scale_denom != 8) {
         return 0;
     }
-    if (info->comps_in_scan != info->num_components || info->Ss != 0 || info->Se != 63 || info->Ah != 0 ||
-        info->Al != 0) {
+    if (info->progressive_mode) {
+        /* Its scans are checked one by one as they are decoded (jpeg_dc_progressive.c). */
+    } else if (info->comps_in_scan != info->num_components || info->Ss != 0 || info->Se != 63 || info->Ah != 0 ||
+               info->Al != 0) {
         return 0;
     }
-    for (int c = 0; c < info->comps_in_scan; c++) {
+    for (int c = 0; c < info->comps_in_scan && !info->progressive_mode; c++) {
         if (info->cur_comp_info[c] != &info->comp_info[c]) return 0;
     }
     int layout = choose_layout(info);

@@ -86,6 +86,8 @@ typedef enum jpeg_shim_dc_route {
     JPEG_SHIM_DC_SPLIT_AT_RESTART = 2,
     /** The DC fast path on two threads, the second having started speculatively in the middle. */
     JPEG_SHIM_DC_SPECULATIVE_SPLIT = 3,
+    /** A progressive file's DC fast path: its needed scans decoded on the calling thread. */
+    JPEG_SHIM_DC_PROGRESSIVE = 4,
 } jpeg_shim_dc_route;
 
 jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *_Nonnull reader);

@@ -1,0 +1,121 @@
+import CJPEGShim
+import Foundation
+import JPEGCoder
+import Testing
+import WebImageCoderVerifier
+import WebImageCore
+import WebImageTestSupport
+
+/// The DC path for progressive files at 1/8 (Plugins/JPEGCoder/Shim/DCDecoder/jpeg_dc_progressive.c):
+/// it decodes the DC scans and 4:2:0 chroma's AC scans without libjpeg, its pixels equal
+/// djpeg's at 1/8 byte for byte (the tolerance of the baseline DC path), and whatever it does
+/// not cover, irregular or cut short, gets libjpeg's own answer.
+@Suite struct JPEGProgressiveEighthScaleTests {
+    let coder = JPEGImageCoder()
+
+    /// cjpeg options (after `-progressive`): 4:2:0, 4:2:2, 4:4:4, gray, and restart markers
+    /// every 2 MCU rows, every 3 MCUs (so inside rows), and every MCU.
+    static let layouts: [[String]] = [
+        ["-sample", "2x2"], ["-sample", "2x1"], ["-sample", "1x1"], ["-grayscale"],
+        ["-sample", "2x2", "-restart", "2"], ["-sample", "2x1", "-restart", "3B"],
+        ["-sample", "1x1", "-restart", "1B"],
+    ]
+
+    /// A script of its own: each DC sent alone with a point transform and refined (chroma's
+    /// refinement interleaved), chroma AC in bands of different point transforms, refined over
+    /// other bands, and the luma AC scans last.
+    static let script = """
+        0: 0-0, 0, 2; 1: 0-0, 0, 1; 2: 0-0, 0, 3;
+        0: 0-0, 2, 1; 2: 0-0, 3, 2; 2: 0-0, 2, 1; 1,2: 0-0, 1, 0; 0: 0-0, 1, 0;
+        1: 1-5, 0, 2; 1: 6-63, 0, 1; 1: 1-5, 2, 1; 1: 1-63, 1, 0;
+        2: 1-2, 0, 0; 2: 3-63, 0, 2; 2: 3-63, 2, 1; 2: 3-63, 1, 0;
+        0: 1-63, 0, 1; 0: 1-63, 1, 0;
+        """
+
+    /// Decodes through the shim at 1/8 with the DC path and without it.
+    func bothWays(_ bytes: [UInt8]) -> (
+        fast: (result: EighthScaleDecoder.Result, route: jpeg_shim_dc_route),
+        reference: EighthScaleDecoder.Result
+    ) {
+        (
+            EighthScaleDecoder.decode(bytes, allowingFastPath: true),
+            EighthScaleDecoder.decode(bytes, allowingFastPath: false).result
+        )
+    }
+
+    /// The coder's 1/8 thumbnail against `djpeg -scale 1/8`: the mismatched pixels.
+    func mismatchesAgainstDjpeg(_ bytes: [UInt8], width: Int, height: Int) throws -> Int {
+        let box = ((width + 7) / 8, (height + 7) / 8)
+        let image = try bytes.withUnsafeBytes { try coder.decode($0, request: DecodeRequest(thumbnailBox: box)) }
+        #expect(image.width == box.0 && image.height == box.1)
+        return try Djpeg.decode(bytes: bytes, scaleEighths: 1).mismatchedPixels(image.pixels)
+    }
+
+    @Test(arguments: layouts.indices, [(403, 301), (64, 48), (17, 9)])
+    func eighthScaleEqualsDjpegWithoutLibjpeg(layout: Int, size: (width: Int, height: Int)) throws {
+        let options = ["-progressive"] + Self.layouts[layout]
+        let bytes = try Cjpeg.encode(width: size.width, height: size.height, options: options)
+        let (fast, reference) = bothWays(bytes)
+        #expect(fast.route == JPEG_SHIM_DC_PROGRESSIVE, "\(options)")
+        #expect(fast.result.status == WEBIMAGE_STATUS_OK)
+        #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0, "\(options) \(size)")
+        #expect(try mismatchesAgainstDjpeg(bytes, width: size.width, height: size.height) == 0, "\(options) \(size)")
+    }
+
+    @Test(arguments: [["-sample", "2x2"], ["-sample", "2x2", "-restart", "5B"]])
+    func aScriptOfItsOwnEqualsDjpeg(options: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let script = directory.url.appendingPathComponent("scans.txt")
+        try Data(Self.script.utf8).write(to: script)
+        let (width, height) = (403, 301)
+        let bytes = try Cjpeg.encode(width: width, height: height, options: ["-scans", script.path] + options)
+        #expect(JPEGProgressiveScaleTests.scanStarts(bytes).count == 18)
+        let (fast, reference) = bothWays(bytes)
+        #expect(fast.route == JPEG_SHIM_DC_PROGRESSIVE)
+        #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0)
+        #expect(try mismatchesAgainstDjpeg(bytes, width: width, height: height) == 0)
+    }
+
+    /// cjpeg's 4:2:0 script: scans 1, 3, 4, 7, 8, 9 carry what 1/8 reads. Cut inside the last
+    /// scan (luma AC) the DC path still gives the thumbnail; cut inside scan 9 (chroma AC
+    /// refinement) it leaves the file to libjpeg, which says it is truncated.
+    @Test func aCutFileIsDecodedOnlyOnceItsNeededScansAreWhole() throws {
+        let bytes = try Cjpeg.encode(width: 403, height: 301, options: ["-progressive"])
+        let starts = JPEGProgressiveScaleTests.scanStarts(bytes)
+        #expect(starts.count == 10)
+        let insideLastScan = bothWays(Array(bytes[..<(starts[9] + 100)]))
+        #expect(insideLastScan.fast.route == JPEG_SHIM_DC_PROGRESSIVE)
+        #expect(JPEGEighthScaleTests.differences(insideLastScan.fast.result, bothWays(bytes).reference) == 0)
+        let insideNeededScan = bothWays(Array(bytes[..<(starts[8] + 100)]))
+        #expect(insideNeededScan.fast.route == JPEG_SHIM_DC_NOT_USED)
+        #expect(insideNeededScan.fast.result.status == WEBIMAGE_STATUS_TRUNCATED_DATA)
+        #expect(JPEGEighthScaleTests.differences(insideNeededScan.fast.result, insideNeededScan.reference) == 0)
+    }
+
+    /// Arithmetic coding is left to libjpeg.
+    @Test func arithmeticCodingIsLeftToLibjpeg() throws {
+        let bytes = try Cjpeg.encode(width: 203, height: 157, options: ["-progressive", "-arithmetic"])
+        let (fast, reference) = bothWays(bytes)
+        #expect(fast.route == JPEG_SHIM_DC_NOT_USED)
+        #expect(reference.status == WEBIMAGE_STATUS_OK)
+        #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0)
+    }
+
+    /// Damaged copies (flipped bits, inserted markers, cuts) of a 4:2:0 file with restart
+    /// markers and of a gray one: whatever the damage, the answer (status and pixels) is
+    /// libjpeg's own, the DC path allowed or not.
+    @Test(arguments: [["-sample", "2x2", "-restart", "1"], ["-grayscale"]])
+    func damagedFilesGiveLibjpegsAnswer(options: [String]) throws {
+        let original = try Cjpeg.encode(width: 203, height: 157, options: ["-progressive"] + options)
+        let firstScan = JPEGProgressiveScaleTests.scanStarts(original)[0]
+        var noise = SeededNoise(seed: 18)
+        var fastDecodes = 0
+        for _ in 0..<150 {
+            let bytes = JPEGEighthScaleTests.damagedCopy(of: original, after: firstScan, noise: &noise)
+            let (fast, reference) = bothWays(bytes)
+            #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0)
+            if fast.route == JPEG_SHIM_DC_PROGRESSIVE { fastDecodes += 1 }
+        }
+        #expect(fastDecodes > 0, "some damage lies in scans the thumbnail does not read")
+    }
+}
