@@ -19,16 +19,24 @@ struct BundledPlugin {
     var entry: String { "\(name)\(kind)Entry" }
     var product: String { "WebImage\(name)" }
 
+    /// What the logic and entry targets export the plugin with, so that the `.so` links only
+    /// that: caches and loaders are C tables, which `WebImagePluginDescriptor` publishes over the
+    /// C ABI alone; coders are written in Swift against the core's coder protocol and image
+    /// types, which `WebImagePluginKit` and the core still share (issue #24).
+    var kit: Target.Dependency { kind == "Coder" ? "WebImagePluginKit" : "WebImagePluginDescriptor" }
+    /// The logic's Swift dependency: the core for coders, the descriptor module otherwise.
+    var logicKit: Target.Dependency { kind == "Coder" ? "WebImageCore" : "WebImagePluginDescriptor" }
+
     var targets: [Target] {
         [
             .target(
                 name: shim, dependencies: ["CWebImagePlugin"], path: "Plugins/\(folder)/Shim",
                 linkerSettings: nativeLibraries.map { .linkedLibrary($0) }),
             .target(
-                name: logic, dependencies: ["WebImageCore", .target(name: shim)],
+                name: logic, dependencies: [logicKit, "CWebImagePlugin", .target(name: shim)],
                 path: "Plugins/\(folder)/\(kind)"),
             .target(
-                name: entry, dependencies: ["WebImagePluginKit", .target(name: logic)],
+                name: entry, dependencies: [kit, .target(name: logic)],
                 path: "Plugins/\(folder)/Entry"),
         ]
     }
@@ -78,14 +86,17 @@ let coreTargets: [Target] = [
         resources: (plugins + cachePlugins + loaderPlugins).map { .copy("\($0.name.lowercased()).json") }),
     .target(name: "CWebImageIsolation"),
     .target(name: "CWebImageImaging"),
+    // The plugin descriptor's builder over the C ABI alone: what a cache or loader plugin links.
+    .target(name: "WebImagePluginDescriptor", dependencies: ["CWebImagePlugin"]),
     .target(
         name: "WebImageCore",
         dependencies: [
-            "CWebImagePlugin", "CWebImageIsolation", "CWebImageImaging", "WebImagePluginManifests",
+            "CWebImagePlugin", "WebImagePluginDescriptor", "CWebImageIsolation", "CWebImageImaging",
+            "WebImagePluginManifests",
             .product(name: "Logging", package: "swift-log"),
         ]),
     .executableTarget(name: "WebImagePluginWorker", dependencies: ["WebImageCore"]),
-    .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin"]),
+    .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin", "WebImagePluginDescriptor"]),
     .target(name: "WebImageCoderVerifier", dependencies: ["WebImageCore"]),
     .target(name: "WebImageTestSupport", dependencies: ["WebImageCore"], path: "Tests/WebImageTestSupport"),
     .target(
@@ -169,6 +180,7 @@ let package = Package(
     products: [
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
+        .library(name: "WebImagePluginDescriptor", targets: ["WebImagePluginDescriptor"]),
         .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),

@@ -1,6 +1,6 @@
 import CWebImagePlugin
 import CurlLoader
-import WebImagePluginKit
+import WebImagePluginDescriptor
 
 /// The curl plugin's entry point: exports the C loader table of ``CurlLoaderPlugin``.
 @_cdecl("webimage_plugin_entry")

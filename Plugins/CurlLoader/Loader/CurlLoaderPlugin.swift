@@ -1,6 +1,5 @@
 import CCurlShim
 import CWebImagePlugin
-import WebImageCore
 
 /// The curl loader plugin: libcurl's multi interface on one I/O thread of its own, serving
 /// `http`, `https`, `file` and `data` URLs (connect timeout 10 s, idle timeout 15 s as a

@@ -1,6 +1,6 @@
 import CDiskShim
 import CWebImagePlugin
-import WebImageCore
+import WebImagePluginDescriptor
 
 /// The bundled `disk` cache: one directory per namespace, atomic writes, every read verified
 /// (length, and the XXH3 checksum once per file version and process), hard size and count limits kept by an index shared between
@@ -17,7 +17,7 @@ import WebImageCore
 /// - `migrate-from`: a folder moved into place when the namespace folder does not exist yet.
 /// - `xattr`: `on` (default: extended data in the `user.webimage.extended` attribute, or in the
 ///   file when the file system refuses it) or `off` (always in the file).
-public enum DiskCachePlugin {
+public enum DiskCachePlugin: LinkedDiskCachePlugin {
     /// The manifest's name.
     public static let pluginName = "disk"
     public static let pluginVersion = "1.0.0"
@@ -27,25 +27,24 @@ public enum DiskCachePlugin {
         disk_cache_table(host)
     }
 
-    /// The plugin linked into this process, used in-process through the same adapter as the loaded library.
-    public static func backend() -> PluginDiskCacheBackend {
-        try! PluginDiskCacheBackend(table: table(host: HostServices.host), pluginName: pluginName)
-    }
-
     /// The file name of `key`: the hex SHA-256 of the key plus its path extension (SDWebImage's rule).
     public static func fileName(forKey key: String) -> String {
         var key = key
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(DISK_CACHE_NAME_CAPACITY)) { buffer in
-            let call = ShimCall(format: "disk cache", library: "disk cache")
-            try! call.run { error in
-                key.withUTF8 { utf8 in
-                    utf8.withMemoryRebound(to: CChar.self) {
-                        disk_cache_file_name(
-                            $0.baseAddress!, $0.count, buffer.baseAddress!, Int(DISK_CACHE_NAME_CAPACITY), &error)
-                    }
+        let capacity = Int(DISK_CACHE_NAME_CAPACITY)
+        // Twice the name's capacity: the name, then the message of a failure (which the
+        // name's capacity rules out).
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 2 * capacity) { buffer in
+            let name = buffer.baseAddress!
+            let message = name + capacity
+            message.initialize(to: 0)
+            var error = webimage_error(message: message, message_capacity: capacity)
+            let status = key.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) {
+                    disk_cache_file_name($0.baseAddress!, $0.count, name, capacity, &error)
                 }
             }
-            return String(cString: buffer.baseAddress!)
+            precondition(status == WEBIMAGE_STATUS_OK, "disk cache: \(String(cString: message))")
+            return String(cString: name)
         }
     }
 }

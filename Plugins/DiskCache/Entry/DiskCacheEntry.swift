@@ -1,6 +1,6 @@
 import CWebImagePlugin
 import DiskCache
-import WebImagePluginKit
+import WebImagePluginDescriptor
 
 /// The disk cache plugin's entry point: exports the C table of ``DiskCachePlugin``.
 @_cdecl("webimage_plugin_entry")

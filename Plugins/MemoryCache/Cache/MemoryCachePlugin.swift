@@ -1,6 +1,6 @@
 import CMemoryShim
 import CWebImagePlugin
-import WebImageCore
+import WebImagePluginDescriptor
 
 /// The bundled `memory` cache: O(1) get and set in a hash table, LRU or CLOCK eviction under a
 /// cost limit and a count limit.
@@ -14,18 +14,13 @@ import WebImageCore
 ///   as Nuke 13.0.5: a hit only sets a bit).
 /// - `entry-cost-limit`: a fraction of `max-cost`; a single entry costing more is refused
 ///   (Nuke's `entryCostLimit`); default 0, off.
-public enum MemoryCachePlugin {
+public enum MemoryCachePlugin: LinkedMemoryCachePlugin {
     /// The manifest's name.
     public static let pluginName = "memory"
     public static let pluginVersion = "1.0.0"
 
     /// The C table.
     public static var table: UnsafePointer<webimage_memory_cache> { memory_cache_table() }
-
-    /// The plugin linked into this process, used in-process through the same adapter as the loaded library.
-    public static func backend() -> PluginMemoryCacheBackend {
-        try! PluginMemoryCacheBackend(table: table, pluginName: pluginName)
-    }
 
     /// The cost limit used when `max-cost` is not given, in bytes.
     public static var defaultCostLimit: UInt64 { memory_cache_default_cost_limit() }

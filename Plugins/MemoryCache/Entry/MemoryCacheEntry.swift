@@ -1,6 +1,6 @@
 import CWebImagePlugin
 import MemoryCache
-import WebImagePluginKit
+import WebImagePluginDescriptor
 
 /// The memory cache plugin's entry point: exports the C table of ``MemoryCachePlugin``.
 @_cdecl("webimage_plugin_entry")

@@ -1,6 +1,6 @@
 import CRedisShim
 import CWebImagePlugin
-import WebImageCore
+import WebImagePluginDescriptor
 
 /// The bundled `redis` cache: the disk cache kind on a Redis server (hiredis), for a fleet of
 /// hosts sharing one cache. Every entry is one `SET <namespace>:<key> <frame> EX <max-age>`
@@ -19,7 +19,7 @@ import WebImageCore
 /// - `max-age` (seconds): the entries' `EX`; default one week; 0: no expiry.
 ///
 /// The size limit is Redis' own: set `maxmemory` and `maxmemory-policy allkeys-lru` on the server.
-public enum RedisCachePlugin {
+public enum RedisCachePlugin: LinkedDiskCachePlugin {
     /// The manifest's name.
     public static let pluginName = "redis"
     public static let pluginVersion = "1.0.0"
@@ -27,10 +27,5 @@ public enum RedisCachePlugin {
     /// The C table, with `host` as the allocator of read buffers and the log.
     public static func table(host: UnsafePointer<webimage_host>) -> UnsafePointer<webimage_disk_cache> {
         redis_cache_table(host)
-    }
-
-    /// The plugin linked into this process, used in-process through the same adapter as the loaded library.
-    public static func backend() -> PluginDiskCacheBackend {
-        try! PluginDiskCacheBackend(table: table(host: HostServices.host), pluginName: pluginName)
     }
 }

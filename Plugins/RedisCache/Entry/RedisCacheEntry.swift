@@ -1,6 +1,6 @@
 import CWebImagePlugin
 import RedisCache
-import WebImagePluginKit
+import WebImagePluginDescriptor
 
 /// The redis cache plugin's entry point: exports the C table of ``RedisCachePlugin``.
 @_cdecl("webimage_plugin_entry")
