@@ -35,7 +35,10 @@ enum WebImageProcess {
     /// - Parameters:
     ///   - environment: variables to set; `WEBIMAGE_PLUGIN_PATH` and the plugin policy's
     ///     variables are removed from the inherited environment unless given here, so only the
-    ///     folders and lists a test names apply.
+    ///     folders and lists a test names apply. Without `WEBIMAGE_CACHE_DIR` or
+    ///     `XDG_CACHE_HOME` here, the disk cache is a fresh folder of this run's, removed after
+    ///     it, so no run shares entries with another or writes to the user's cache (a test
+    ///     that keeps a cache across runs names it, with `--cache-dir` or here).
     ///   - executable: the `webimage` to run; default the built one (``BuildProducts/executable``).
     ///   - standardInput: what the tool reads on standard input; default nothing (nil: the test's own).
     static func run(
@@ -59,6 +62,10 @@ enum WebImageProcess {
             "WEBIMAGE_PLUGIN_PATH", "WEBIMAGE_PLUGIN_ALLOW", "WEBIMAGE_PLUGIN_DENY", "WEBIMAGE_PLUGIN_ALLOW_OVERRIDE",
         ] {
             inherited[variable] = nil
+        }
+        var environment = environment
+        if environment["WEBIMAGE_CACHE_DIR"] == nil && environment["XDG_CACHE_HOME"] == nil {
+            environment["WEBIMAGE_CACHE_DIR"] = outputFolder.file("cache")
         }
         process.environment = inherited.merging(environment) { $1 }
         process.standardOutput = outputHandle

@@ -451,6 +451,23 @@ struct ImageServerTests {
         }
     }
 
+    @Test("two servers a test starts without --cache-dir share no results: each caches in a folder of its own")
+    func serversOfTestsShareNoCache() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let path = "/insecure/plain/\(origin.http)/static/photo.jpg@png"
+            for round in 1...2 {
+                let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+                let folder = try #require(server.ownCacheFolder)
+                let answer = try HTTPExchange.send(server.baseURL + path)
+                #expect(answer.status == 200)
+                #expect(answer.headers["server-timing"]?.hasPrefix("cache;desc=miss,") == true, "round \(round)")
+                #expect(try Self.waitForOriginals(folder, count: 1))
+                #expect(Self.originRequests(origin, "/static/photo.jpg") == round)
+            }
+        }
+    }
+
     @Test("sources on loopback are refused by default before any connection")
     func privateSourceRefused() async throws {
         try await onOwnThread {

@@ -18,12 +18,18 @@ public final class ImageServerProcess: Sendable {
     public let namespace: NetworkNamespace?
     /// The plugins folder the server uses (every bundled plugin).
     public let plugins: PluginsFolder
+    /// The disk caches' folder the server was given when the test named none (no `--cache-dir`
+    /// argument, no `WEBIMAGE_CACHE_DIR` or `XDG_CACHE_HOME` in `environment`): a fresh one,
+    /// removed with the server, so no test shares results with another or writes to the
+    /// user's cache; nil when the test named one.
+    public let ownCacheFolder: TemporaryDirectory?
     private let process: Process
     private let output = OutputBuffer()
 
     /// Starts `webimage serve --listen LISTEN --plugin-path PLUGINS arguments...` with
     /// `environment` added, in `namespace` (by `ip netns exec`; nil: the test's own), and waits
-    /// up to `within` for it to listen.
+    /// up to `within` for it to listen. Without a cache folder named by the test, the server
+    /// caches in a fresh folder of its own (``ownCacheFolder``).
     /// - Parameter listen: `HOST:0` (the server picks the port); default `127.0.0.1:0`.
     /// - Throws: ``HarnessError`` with its standard error when it exits or does not listen in time.
     public init(
@@ -46,6 +52,12 @@ public final class ImageServerProcess: Sendable {
             + ["serve", "--listen", listen, "--plugin-path", folder.path] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
+        var environment = environment
+        let namesCacheFolder =
+            arguments.contains { $0 == "--cache-dir" || $0.hasPrefix("--cache-dir=") }
+            || environment["WEBIMAGE_CACHE_DIR"] != nil || environment["XDG_CACHE_HOME"] != nil
+        ownCacheFolder = namesCacheFolder ? nil : try TemporaryDirectory()
+        if let ownCacheFolder { environment["WEBIMAGE_CACHE_DIR"] = ownCacheFolder.path }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let standardOutput = Pipe()
         let standardError = Pipe()
