@@ -259,9 +259,8 @@ import WebImageTestSupport
         // The prefix's worker notes each start, then is the built worker.
         let started = prefix.file("started")
         let realWorker = try BuildProducts.requiredDirectory.appendingPathComponent("webimage-plugin-worker").path
-        let worker = try prefix.write(
+        try prefix.writeExecutable(
             "bin/webimage-plugin-worker", "#!/bin/sh\necho started >> '\(started)'\nexec '\(realWorker)' \"$@\"\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: worker)
         let host = PluginHost(searchPath: .standard(hostDirectories: [plugins], environment: [:]))
         #expect(host.isIsolated("png"))
         #expect(host.faults.isEmpty)

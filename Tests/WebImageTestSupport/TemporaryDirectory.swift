@@ -31,6 +31,20 @@ public final class TemporaryDirectory: Sendable {
         return file.path
     }
 
+    /// Writes the script `contents` to `name` as an executable (mode 0755) and returns its path.
+    ///
+    /// The file is written by `/usr/bin/install` from a copy beside it, never opened for writing
+    /// in the test process: a process forked by another test while this one held the file open
+    /// would keep a writable descriptor to it until it executes, and running the script then
+    /// fails with "Text file busy" (ETXTBSY).
+    @discardableResult
+    public func writeExecutable(_ name: String, _ contents: String) throws -> String {
+        let source = try write(name + ".source", contents)
+        let file = url.appendingPathComponent(name).path
+        _ = try ChildProcess.output(of: "/usr/bin/install", ["-m", "755", source, file])
+        return file
+    }
+
     /// Creates the folder `name` (and the folders above it) and returns its path.
     @discardableResult
     public func folder(_ name: String) throws -> String {
