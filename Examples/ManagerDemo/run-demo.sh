@@ -18,33 +18,9 @@ trap cleanup EXIT INT TERM
 mkdir -p "$work/www/images" "$work/logs" "$work/tmp" "$work/cache"
 cp "$samples"/*.jpg "$samples"/*.png "$samples"/*.gif "$work/www/images/"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/logs/error.log warn;
-events { worker_connections 64; }
-http {
-    log_format requests '\$request_uri \$status \$body_bytes_sent';
-    access_log $work/logs/access.log requests;
-    client_body_temp_path $work/tmp/body;
-    proxy_temp_path $work/tmp/proxy;
-    fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi;
-    scgi_temp_path $work/tmp/scgi;
-    types { image/png png; image/jpeg jpg; image/gif gif; }
-    server { listen 127.0.0.1:$port; root $work/www; }
-}
-CONF
-/usr/sbin/nginx -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log" &
-nginx_pid=$!
-tries=0
-until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null; do
-  tries=$((tries + 1))
-  if [ $tries -gt 50 ]; then echo "nginx did not start:"; cat "$work/logs/error.log"; exit 1; fi
-  sleep 0.1
-done
+# The same local nginx the benchmark scripts use.
+. "$(dirname "$0")/../../Tests/Benchmarks/nginx-origin.sh"
+start_nginx_origin "$work" "$port" 1 log
 base="http://127.0.0.1:$port/images"
 requests() { wc -l <"$work/logs/access.log" | tr -d ' '; }
 echo "== nginx serves a copy of $samples at $base (pid $nginx_pid)"

@@ -40,32 +40,10 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 http_port=$(free_port); https_port=$(free_port)
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
   -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
-cat > "$work/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $work/tmp/body; proxy_temp_path $work/tmp/proxy; fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi; scgi_temp_path $work/tmp/scgi;
-    default_type application/octet-stream;
-    sendfile on;
-    keepalive_requests 100000;
-    server {
-        listen 127.0.0.1:$http_port;
-        listen 127.0.0.1:$https_port ssl http2;
+. "$root/Tests/Benchmarks/nginx-origin.sh"
+start_nginx_origin "$work" "$http_port" 1 nolog "listen 127.0.0.1:$https_port ssl http2;
         ssl_certificate $work/cert.pem;
-        ssl_certificate_key $work/key.pem;
-        root $work/www;
-    }
-}
-CONF
-nginx -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log" &
-nginx_pid=$!
-for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$http_port/tiny/0000.bin" && break; sleep 0.1; done
+        ssl_certificate_key $work/key.pem;"
 
 now() { date +%s.%N; }
 # run NAME COMMAND...: runs the command into a fresh folder, prints the seconds it took.

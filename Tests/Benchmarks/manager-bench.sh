@@ -49,30 +49,8 @@ for i in range(1000):
 PY
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-    log_format requests '\$request_uri \$status';
-    access_log $work/logs/access.log requests;
-    client_body_temp_path $work/tmp/body;
-    proxy_temp_path $work/tmp/proxy;
-    fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi;
-    scgi_temp_path $work/tmp/scgi;
-    types { image/jpeg jpg; }
-    sendfile on;
-    keepalive_requests 100000;
-    server { listen 127.0.0.1:$port; root $work/www; }
-}
-CONF
-/usr/sbin/nginx -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log" &
-nginx_pid=$!
-until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null; do sleep 0.1; done
+. "$root/Tests/Benchmarks/nginx-origin.sh"
+start_nginx_origin "$work" "$port" 1 log
 base="http://127.0.0.1:$port/jpeg"
 for i in $(seq 0 999); do printf '%s/%04d.jpg\n' "$base" "$i"; done >"$work/urls.txt"
 export WEBIMAGE_PLUGIN_PATH="$work/plugins"

@@ -52,32 +52,9 @@ wait_port() { until python3 -c "import socket; socket.create_connection(('127.0.
 mkdir -p "$work/www/jpeg" "$work/www/results" "$work/logs" "$work/tmp"
 cp "$corpus/jpeg/kleiber-4000x3000-q85-baseline.jpg" "$work/www/big.jpg"
 origin_port=$(free_port)
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-worker_processes 2;
-pid $work/nginx.pid;
-error_log $work/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $work/tmp/body;
-    proxy_temp_path $work/tmp/proxy;
-    fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi;
-    scgi_temp_path $work/tmp/scgi;
-    types { image/jpeg jpg; }
-    sendfile on;
-    keepalive_requests 1000000;
-    server {
-        listen 127.0.0.1:$origin_port;
-        root $work/www;
-        rewrite ^/v/[0-9]+/(.*)\$ /\$1 break;
-    }
-}
-CONF
-/usr/sbin/nginx -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log" &
-pids="$pids $!"
-wait_port "$origin_port"
+. "$root/Tests/Benchmarks/nginx-origin.sh"
+start_nginx_origin "$work" "$origin_port" 2 nolog 'rewrite ^/v/[0-9]+/(.*)$ /$1 break;'
+pids="$pids $nginx_pid"
 origin="http://127.0.0.1:$origin_port"
 
 # --- The sources and the request paths. 1,000 640x480 crops of the corpus' photographs at
