@@ -34,7 +34,9 @@ public enum MeasuredProcess {
     /// Runs `executable arguments...` with `environment` added to this process's, under an
     /// address-space limit (`prlimit --as`, so a regression fails an allocation instead of
     /// exhausting the machine; left out under ThreadSanitizer, whose shadow memory needs far
-    /// more address space), killing it after `timeLimit`.
+    /// more address space), killing it after `timeLimit`. Without `WEBIMAGE_CACHE_DIR` or
+    /// `XDG_CACHE_HOME` in `environment`, a `webimage` run caches in a fresh folder of this run's,
+    /// removed after it, never in the user's cache.
     /// - Throws: ``HarnessError`` when the process cannot start.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
@@ -47,6 +49,9 @@ public enum MeasuredProcess {
         let command = limit + [executable] + arguments
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
+        if environment["WEBIMAGE_CACHE_DIR"] == nil && environment["XDG_CACHE_HOME"] == nil {
+            merged["WEBIMAGE_CACHE_DIR"] = folder.file("cache")
+        }
         let argv = command.map { strdup($0) } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
