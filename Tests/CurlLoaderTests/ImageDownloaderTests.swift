@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -53,6 +54,25 @@ extension CurlLoaderTests {
                 server.requests(matching: "/static/small.bin?cleared", atLeast: 1) == [
                     "/static/small.bin?cleared|*/*|-|200"
                 ])
+        }
+
+        @Test("a token kept after its download ended does not keep the body: the result holds it alone")
+        func finishedDownloadKeepsNoBody() async throws {
+            let downloader = downloader()
+            let token = Mutex<DownloadToken?>(nil)
+            let outcome = await withCheckedContinuation { continuation in
+                let started = downloader.download(DownloadRequest(url: server.http + "/static/small.bin")) {
+                    continuation.resume(returning: $0)
+                }
+                token.withLock { $0 = started }
+            }
+            var data = try (consume outcome).get().data
+            #expect(data == server.files["small.bin"])
+            // Writing through a buffer that another owner shares copies it first.
+            let before = data.withUnsafeBufferPointer { $0.baseAddress }
+            data.withUnsafeMutableBufferPointer { $0[0] = $0[0] }
+            #expect(data.withUnsafeBufferPointer { $0.baseAddress } == before)
+            #expect(token.withLock { $0?.url } == server.http + "/static/small.bin")
         }
 
         @Test func identicalConcurrentRequestsShareOneTransfer() async throws {

@@ -253,6 +253,9 @@ extension ImageDownloader {
             if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
             let subscribers = Array(operation.subscribers.values)
             operation.subscribers.removeAll()
+            // The result holds the body now. The operation outlives the delivery while a caller
+            // keeps its token or until its limits watch next runs, and must not keep the body.
+            operation.body = []
             return (.deliver(subscribers, result), endedTask)
         }
         switch next {
