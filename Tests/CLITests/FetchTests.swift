@@ -45,6 +45,28 @@ import WebImageTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("a.png"))) == Data("first image".utf8))
     }
 
+    @Test("bodies do not pile up in memory while the disk is behind: 80 bodies of 2 MB peak as 2 do")
+    func bodiesDoNotPileUp() async throws {
+        let body = (0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let server = try NginxServer(files: ["big.bin": body])
+        let plugins = try PluginsFolder.make()
+        /// The peak resident bytes of `fetch` for `count` distinct URLs of the 2 MB file.
+        func peak(_ count: Int) async throws -> Int {
+            let output = try TemporaryDirectory()
+            let urls = (0..<count).map { server.http + "/static/big.bin?i=\($0)" }
+            let run = try await MeasuredProcess.run(
+                try BuildProducts.executable.path, ["fetch", "--plugin-path", plugins.path, "-o", output.path] + urls)
+            #expect(run.exitStatus == 0, "\(run.standardError)")
+            #expect(try output.names(in: ".").filter { $0.hasPrefix("big") }.count == count)
+            return run.peakResidentBytes
+        }
+        let two = try await peak(2)
+        let eighty = try await peak(80)
+        // Held until written, or by their finished downloads, the 78 more bodies would add 156 MB;
+        // at most 2 × 6 (--parallel) are handed to the downloader at once.
+        #expect(eighty - two < 40 << 20, "2 URLs peaked at \(two) bytes, 80 at \(eighty)")
+    }
+
     @Test("names from the raw last segment: no escape, control character or name over 200 bytes; nothing replaced")
     func hostileNamesStayInTheFolder() async throws {
         let server = try NginxServer(files: ["badge.png": [UInt8](repeating: 7, count: 100)])
