@@ -1,16 +1,27 @@
 #!/bin/sh
 # Benchmarks `webimage fetch` against curl on the same files from a local nginx, interleaved
-# in one run, and prints the minimum wall time of each and the throughput ratio.
+# in one run, and prints for each tool the minimum over the rounds of the wall time, of the
+# CPU time (user + system of the client process) and of the peak resident memory, with the
+# ratios webimage/curl (throughput: curl's time over webimage's; CPU and memory: webimage's
+# over curl's).
 #
-#   sh Tests/Benchmarks/fetch-bench.sh [ROUNDS]      (default 5 rounds)
+#   sh Tests/Benchmarks/fetch-bench.sh [ROUNDS]                 (default 5 rounds)
+#   PREFIX=/opt/webimage sh Tests/Benchmarks/fetch-bench.sh 5   (an installed webimage)
 #
 # Needs a release build (`swift build -c release --product webimage` and `--product
-# WebImageCurl`), nginx, curl and openssl. nginx listens on 127.0.0.1 only, on free ports,
-# with a temporary prefix that is removed at the end.
+# WebImageCurl`) or, with PREFIX, a `make install PREFIX=...`; nginx, curl, openssl and
+# python3. nginx listens on 127.0.0.1 only, on free ports, with a temporary prefix that is
+# removed at the end.
 set -eu
 rounds=${1:-5}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$(cd "$root" && swift build -c release --show-bin-path)
+if [ -n "${PREFIX:-}" ]; then
+  bin="$PREFIX/bin"
+  curl_plugin="$PREFIX/lib/webimage/plugins/libWebImageCurl.so"
+else
+  bin=$(cd "$root" && swift build -c release --show-bin-path)
+  curl_plugin="$bin/libWebImageCurl.so"
+fi
 work=$(mktemp -d /tmp/webimage-fetch-bench.XXXXXX)
 nginx_pid=""
 cleanup() {
@@ -21,7 +32,7 @@ trap cleanup EXIT INT TERM
 
 mkdir -p "$work/www/mixed" "$work/www/tiny" "$work/plugins" "$work/logs" "$work/tmp"
 cp "$root/plugin-manifests/curl.json" "$work/plugins/"
-ln -s "$bin/libWebImageCurl.so" "$work/plugins/libWebImageCurl.so"
+ln -s "$curl_plugin" "$work/plugins/libWebImageCurl.so"
 
 # 1,000 files of 20 KB to 500 KB (sizes from a fixed seed) and 1,000 files of 1 byte.
 python3 - "$work/www" <<'PY'
@@ -45,39 +56,43 @@ start_nginx_origin "$work" "$http_port" 1 nolog "listen 127.0.0.1:$https_port ss
         ssl_certificate $work/cert.pem;
         ssl_certificate_key $work/key.pem;"
 
-now() { date +%s.%N; }
-# run NAME COMMAND...: runs the command into a fresh folder, prints the seconds it took.
+# run COMMAND...: runs the command into a fresh folder and prints its wall seconds, its CPU
+# seconds (user + system) and its peak resident memory in KiB.
 run() {
   rm -rf "$work/out"; mkdir "$work/out"
-  start=$(now); "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }; end=$(now)
-  echo "$end - $start" | bc
+  python3 - "$work/stderr" "$@" <<'PY' || { cat "$work/stderr" >&2; exit 1; }
+import resource, subprocess, sys, time
+with open(sys.argv[1], "w") as errors:
+    start = time.monotonic()
+    subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=errors, check=True)
+    wall = time.monotonic() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{wall:.3f} {usage.ru_utime + usage.ru_stime:.3f} {usage.ru_maxrss}")
+PY
 }
+min() { echo "if ($1 < $2) $1 else $2" | bc; }
 
 bench() { # bench LABEL SET BASE CURL_FLAGS WEBIMAGE_FLAGS
   label=$1; set_name=$2; base=$3; curl_flags=$4; webimage_flags=$5
   : > "$work/urls"
   for i in $(seq -f %04g 0 999); do echo "$base/$set_name/$i.bin" >> "$work/urls"; done
-  curl_min=999999; webimage_min=999999
+  curl_wall=999999; curl_cpu=999999; curl_rss=999999999; webimage_wall=999999; webimage_cpu=999999; webimage_rss=999999999
   for _ in $(seq "$rounds"); do
     # shellcheck disable=SC2086
-    t=$(run curl -s --parallel --parallel-max 6 $curl_flags --output-dir "$work/out" --remote-name-all $(cat "$work/urls"))
-    curl_min=$(echo "if ($t < $curl_min) $t else $curl_min" | bc)
+    set -- $(run curl -s --parallel --parallel-max 6 $curl_flags --output-dir "$work/out" --remote-name-all $(cat "$work/urls"))
+    curl_wall=$(min "$1" "$curl_wall"); curl_cpu=$(min "$2" "$curl_cpu"); curl_rss=$(min "$3" "$curl_rss")
     # shellcheck disable=SC2086
-    t=$(run "$bin/webimage" fetch --plugin-path "$work/plugins" --parallel 6 $webimage_flags --from "$work/urls" -o "$work/out")
+    set -- $(run "$bin/webimage" fetch --plugin-path "$work/plugins" --parallel 6 $webimage_flags --from "$work/urls" -o "$work/out")
     [ "$(ls "$work/out" | wc -l)" = 1000 ] || { echo "webimage wrote $(ls "$work/out" | wc -l) files" >&2; exit 1; }
-    webimage_min=$(echo "if ($t < $webimage_min) $t else $webimage_min" | bc)
+    webimage_wall=$(min "$1" "$webimage_wall"); webimage_cpu=$(min "$2" "$webimage_cpu"); webimage_rss=$(min "$3" "$webimage_rss")
   done
-  ratio=$(echo "scale=3; $curl_min / $webimage_min" | bc)
-  if [ "$set_name" = mixed ]; then
-    printf '%-28s curl %6.3f s (%5.0f MB/s)  webimage %6.3f s (%5.0f MB/s)  throughput webimage/curl %s\n' "$label" \
-      "$curl_min" "$(echo "$total / $curl_min / 1000000" | bc -l)" "$webimage_min" "$(echo "$total / $webimage_min / 1000000" | bc -l)" "$ratio"
-  else
-    printf '%-28s curl %6.3f s (%5.0f µs/request)  webimage %6.3f s (%5.0f µs/request)  throughput webimage/curl %s\n' "$label" \
-      "$curl_min" "$(echo "$curl_min * 1000" | bc -l)" "$webimage_min" "$(echo "$webimage_min * 1000" | bc -l)" "$ratio"
-  fi
+  printf '%-26s wall curl %6.3f s, webimage %6.3f s, throughput webimage/curl %.2f | CPU %.2f s, %.2f s, %.2fx | peak RSS %d MiB, %d MiB, %.2fx\n' \
+    "$label" "$curl_wall" "$webimage_wall" "$(echo "$curl_wall / $webimage_wall" | bc -l)" \
+    "$curl_cpu" "$webimage_cpu" "$(echo "$webimage_cpu / $curl_cpu" | bc -l)" \
+    "$((curl_rss / 1024))" "$((webimage_rss / 1024))" "$(echo "$webimage_rss / $curl_rss" | bc -l)"
 }
 
-echo "1,000 files, $total bytes (20-500 KB), min of $rounds rounds, interleaved:"
+echo "1,000 files, $total bytes (20-500 KB) or 1 byte each, min of $rounds rounds, interleaved; load average $(cut -d' ' -f1-3 /proc/loadavg):"
 bench "HTTP/1.1 mixed" mixed "http://127.0.0.1:$http_port" "--http1.1" "--http1"
 bench "HTTP/2 (TLS) mixed" mixed "https://127.0.0.1:$https_port" "-k --http2" "--insecure"
 bench "HTTP/1.1 1-byte files" tiny "http://127.0.0.1:$http_port" "--http1.1" "--http1"
