@@ -7,14 +7,16 @@ import WebImageCore
 struct PrefetchCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "prefetch",
-        abstract: "Load images into the memory and disk caches ahead of time.",
+        abstract: "Load images into the disk cache ahead of time.",
         discussion: """
             A progress bar of images and bytes on a terminal, then a summary line; --json prints a \
             summary with the failures instead. Each URL that failed or was skipped (not a URL) is one \
             error line on standard error, then a count when there were several. The command exits \
             after every store has finished; the exit status is 1 when any URL failed or was skipped. \
             Failed stores to the cache (a full or read-only file system) are counted \
-            (store_failures) with one warning.
+            (store_failures) with one warning. The images are stored on disk only by default: this \
+            process's memory cache ends with it (--store-cache-type all keeps them in memory too, \
+            up to the memory cache's limit).
             """)
 
     @OptionGroup var manager: ManagerOptions
@@ -28,6 +30,11 @@ struct PrefetchCommand: PluginHostCommand {
         name: .customLong("from"),
         help: ArgumentHelp("Read more URLs, one a line, from a file or - for standard input.", valueName: "file"))
     var listFile: String?
+
+    @Option(
+        name: .customLong("store-cache-type"),
+        help: ArgumentHelp("Where each image is stored: none, memory, disk, all (default disk).", valueName: "type"))
+    var storeCacheType = "disk"
 
     @Option(help: "Most images at once (default 3).")
     var parallel = 3
@@ -72,7 +79,8 @@ struct PrefetchCommand: PluginHostCommand {
         let list = try FetchPlan.urls(arguments: urls, listFile: listFile)
         guard !list.isEmpty else { throw CLIError("no URL to prefetch") }
         let host = pluginOptions.makeHost()
-        let context = try manager.context(host: host)
+        var context = try manager.context(host: host)
+        context.storeCacheType = try CacheTypeArgument.parse(storeCacheType, option: "--store-cache-type")
         let bar =
             !json && Diagnostics.standardErrorIsTerminal ? TransferProgressBar(total: list.count, noun: "images") : nil
         let imageManager = try manager.makeManager(host: host, bar: bar)

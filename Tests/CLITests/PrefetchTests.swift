@@ -26,6 +26,34 @@ import WebImageTestSupport
         #expect(server.requests(matching: "/static/", atLeast: 3).count == 3)
     }
 
+    @Test("images are stored on disk only by default: 40 decoded photos of 3.8 MB peak as 2 do")
+    func memoryCacheOnlyWhenAsked() async throws {
+        let server = try GetTests.server()
+        let plugins = try PluginsFolder.make()
+        /// The peak resident bytes of `prefetch` for `count` distinct URLs of the 1200x800 photo.
+        func peak(_ count: Int, _ extra: [String] = []) async throws -> Int {
+            let urls = (0..<count).map { server.http + "/static/landscape.jpg?i=\($0)" }
+            let cache = try TemporaryDirectory()
+            let run = try await MeasuredProcess.run(
+                try BuildProducts.executable.path,
+                ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--json"] + extra + urls)
+            #expect(run.exitStatus == 0, "\(run.standardError)")
+            #expect(run.standardOutput.contains("\"finished\":\(count),"), "\(run.standardOutput)")
+            return run.peakResidentBytes
+        }
+        let two = try await peak(2)
+        let forty = try await peak(40)
+        // Kept in memory, the 38 more images would add 146 MB.
+        #expect(forty - two < 40 << 20, "2 URLs peaked at \(two) bytes, 40 at \(forty)")
+        // With --store-cache-type all (the old default) the 38 more photos peaked 130 MB higher
+        // (175 MB against 46 MB by hand); not asserted: the last stores may come after the peak.
+        _ = try await peak(2, ["--store-cache-type", "all"])
+        let wrong = try await WebImageProcess.run(
+            ["prefetch", "--plugin-path", plugins.path, "--store-cache-type", "ram", server.http + "/static/badge.png"])
+        #expect(wrong.status != 0)
+        #expect(wrong.standardError == "error: invalid --store-cache-type 'ram': expected none, memory, disk or all\n")
+    }
+
     @Test("a full cache file system: every URL finished, the 5 stores that did not fit counted, one warning")
     func fullFileSystem() async throws {
         let server = try GetTests.server()
