@@ -62,6 +62,10 @@ typedef struct progressive_component {
     uint64_t needed;
     /** Set once an AC scan of the component is planned (the first one clears each block's `nonzero`). */
     int ac_planned;
+    /** The last AC scan planned for it (its index in progressive_decoder.scans), which folds each block. */
+    size_t last_ac_scan;
+    /** 4:2:0 chroma: the plan's block of this component in an MCU (its record offset and quantisers). */
+    const jpeg_dc_block *_Nullable two_by_two_block;
 } progressive_component;
 
 /** A Huffman table as the file defines it: built by the thread that decodes a scan using it. */
@@ -89,6 +93,11 @@ typedef struct planned_scan {
     scan_kind kind;
     /** An AC scan that clears each block's `nonzero` first (the component's first AC scan). */
     int clears;
+    /**
+     * An AC scan that folds each block it decodes into its MCU record (the component's last:
+     * the coefficients are final, and the block is still in the cache).
+     */
+    int folds;
     /** Its entropy-coded data: [start, end) of the file. */
     size_t start;
     size_t end;
@@ -455,13 +464,34 @@ static inline __attribute__((always_inline)) int decode_dc_scan(const progressiv
     return 1;
 }
 
+/**
+ * Folds a 4:2:0 chroma block's final AC coefficients into its MCU record's integers 1...3,
+ * which do not depend on the DC (see jpeg_dc_pixels.c); 0 when the block is beyond the 2×2
+ * IDCT's limits.
+ */
+static int fold_block(const jpeg_dc_plan *plan, const progressive_component *component, const chroma_block *block,
+                      int32_t *record) {
+    const uint16_t *quantization = component->two_by_two_block->quantization;
+    int64_t even[5] = {0, 0, 0, 0, 0}, odd[5] = {0, 0, 0, 0, 0};
+    uint64_t magnitudes = 0;
+    for (uint64_t read = block->nonzero & component->needed & ~(uint64_t)1; read != 0; read &= read - 1) {
+        int k = __builtin_ctzll(read);
+        const jpeg_dc_term *term = &plan->terms[k];
+        int64_t dequantized = (int64_t)block->values[component->slot_of[k]] * quantization[term->natural_index];
+        magnitudes |= (uint64_t)(dequantized < 0 ? -dequantized : dequantized);
+        if (term->is_even) even[term->column_slot] += dequantized;
+        else odd[term->column_slot] += dequantized * term->odd_weight;
+    }
+    return magnitudes <= JPEG_DC_TWO_BY_TWO_LIMIT && jpeg_dc_fold_two_by_two(even, odd, record);
+}
+
 /** Decodes an AC scan (one component; first or refinement, a constant in each call) into its chroma blocks. */
-static inline __attribute__((always_inline)) int decode_ac_scan(const progressive_decoder *decoder,
-                                                                const planned_scan *planned, scan_kind kind,
-                                                                const jpeg_dc_huffman *table,
+static inline __attribute__((always_inline)) int decode_ac_scan(const scan_worker *worker, const planned_scan *planned,
+                                                                scan_kind kind, const jpeg_dc_huffman *table,
                                                                 const jpeg_dc_stream *stream) {
+    const jpeg_dc_plan *plan = worker->decoder->plan;
     const scan_header *scan = &planned->header;
-    const progressive_component *component = &decoder->components[scan->component[0]];
+    const progressive_component *component = &worker->decoder->components[scan->component[0]];
     uint64_t units = (uint64_t)component->scan_blocks_per_row * component->scan_block_rows;
     bit_reader reader;
     seek(&reader, stream->bytes, 0);
@@ -470,13 +500,17 @@ static inline __attribute__((always_inline)) int decode_ac_scan(const progressiv
     uint32_t end_of_bands = 0;
     /* The AC store's grid is the scan's (checked when it is laid out), so blocks follow units. */
     chroma_block *block = component->ac;
-    for (uint64_t unit = 0; unit < units; unit++, block++) {
+    int32_t *record = component->two_by_two_block == NULL
+                          ? worker->records
+                          : worker->records + component->two_by_two_block->record_offset;
+    for (uint64_t unit = 0; unit < units; unit++, block++, record += plan->record_size) {
         if (!restart_if_due(&reader, stream, planned->restart_interval, unit, predictions, &end_of_bands)) return 0;
         if (planned->clears) block->nonzero = 0;
         int decoded = kind == AC_FIRST
                           ? decode_ac_first(&reader, table, scan, component->slot_of, &end_of_bands, block)
                           : decode_ac_refine(&reader, table, scan, component->slot_of, &end_of_bands, block);
         if (!decoded || bit_position(&reader) > end_bit) return 0;
+        if (planned->folds && !fold_block(plan, component, block, record)) return 0;
     }
     return 1;
 }
@@ -501,9 +535,9 @@ static int decode_scan(scan_worker *worker, const planned_scan *planned, const j
     case DC_REFINEMENT:
         return decode_dc_scan(worker->decoder, planned, DC_REFINEMENT, tables, stream);
     case AC_FIRST:
-        return decode_ac_scan(worker->decoder, planned, AC_FIRST, tables[0], stream);
+        return decode_ac_scan(worker, planned, AC_FIRST, tables[0], stream);
     case AC_REFINEMENT:
-        return decode_ac_scan(worker->decoder, planned, AC_REFINEMENT, tables[0], stream);
+        return decode_ac_scan(worker, planned, AC_REFINEMENT, tables[0], stream);
     }
     return 0;
 }
@@ -560,6 +594,7 @@ static int plan_scan(progressive_decoder *decoder, const scan_header *scan, size
         if (component->needed == 1) return 0; /* no AC store */
         planned.clears = !component->ac_planned;
         component->ac_planned = 1;
+        component->last_ac_scan = decoder->scan_count;
     }
     return add_planned_scan(decoder, &planned);
 }
@@ -601,11 +636,17 @@ static int plan_scans(progressive_decoder *decoder, j_decompress_ptr info, const
             return 0; /* arithmetic conditioning, or tables or a frame changed between scans */
         }
     }
+    for (int c = 0; c < decoder->plan->components; c++) {
+        if (decoder->components[c].ac_planned) decoder->scans[decoder->components[c].last_ac_scan].folds = 1;
+    }
     return 1;
 }
 
-/** Makes the MCU records of the baseline path from the store; 0 when a 2×2 block is beyond its limits. */
-static int make_records(const progressive_decoder *decoder, int32_t *records, uint32_t first_row, uint32_t end_row) {
+/**
+ * Puts the DCs into the MCU records of rows [first_row, end_row) (the last AC scans have
+ * folded the 4:2:0 chroma blocks into them already).
+ */
+static void make_records(const progressive_decoder *decoder, int32_t *records, uint32_t first_row, uint32_t end_row) {
     const jpeg_dc_plan *plan = decoder->plan;
     /* Each block of an MCU: its component and where it lies from the MCU's first block of that component. */
     const progressive_component *components[JPEG_DC_MAX_BLOCKS];
@@ -624,31 +665,13 @@ static int make_records(const progressive_decoder *decoder, int32_t *records, ui
     for (uint32_t row = first_row; row < end_row; row++) {
         for (uint32_t column = 0; column < plan->mcus_per_row; column++, record += plan->record_size) {
             for (int b = 0; b < plan->block_count; b++) {
-                const jpeg_dc_block *block = &plan->blocks[b];
                 const progressive_component *component = components[b];
                 uint64_t index = (uint64_t)row * component->v * component->blocks_per_row +
                                  (uint64_t)column * component->h + offsets[b];
-                int32_t *slot = record + block->record_offset;
-                slot[0] = component->dc[index];
-                if (block->kind == JPEG_DC_BLOCK_DC_ONLY) continue;
-                const chroma_block *coefficients = &component->ac[index];
-                int64_t even[5] = {0, 0, 0, 0, 0}, odd[5] = {0, 0, 0, 0, 0};
-                uint64_t magnitudes = 0;
-                for (uint64_t read = coefficients->nonzero & component->needed & ~(uint64_t)1; read != 0;
-                     read &= read - 1) {
-                    int k = __builtin_ctzll(read);
-                    const jpeg_dc_term *term = &plan->terms[k];
-                    int64_t dequantized =
-                        (int64_t)coefficients->values[component->slot_of[k]] * block->quantization[term->natural_index];
-                    magnitudes |= (uint64_t)(dequantized < 0 ? -dequantized : dequantized);
-                    if (term->is_even) even[term->column_slot] += dequantized;
-                    else odd[term->column_slot] += dequantized * term->odd_weight;
-                }
-                if (magnitudes > JPEG_DC_TWO_BY_TWO_LIMIT || !jpeg_dc_fold_two_by_two(even, odd, slot)) return 0;
+                record[plan->blocks[b].record_offset] = component->dc[index];
             }
         }
     }
-    return 1;
 }
 
 /** Decodes the worker's share of the planned scans in file order; 0 on failure or when the other thread failed. */
@@ -666,13 +689,13 @@ static int decode_share(scan_worker *worker) {
     return 1;
 }
 
-/** Makes the records of the worker's MCU rows and writes their pixels; 0 as make_records and jpeg_dc_write_mcu_rows. */
+/** Makes the records of the worker's MCU rows and writes their pixels; 0 as jpeg_dc_write_mcu_rows. */
 static int write_rows(const scan_worker *worker) {
     const jpeg_dc_plan *plan = worker->decoder->plan;
     jpeg_dc_record_source source = {
         .records = worker->records, .switch_mcu = plan->mcu_count, .later_records = worker->records};
-    return make_records(worker->decoder, worker->records, worker->first_row, worker->end_row) &&
-           jpeg_dc_write_mcu_rows(worker->writer, &source, worker->first_row, worker->end_row);
+    make_records(worker->decoder, worker->records, worker->first_row, worker->end_row);
+    return jpeg_dc_write_mcu_rows(worker->writer, &source, worker->first_row, worker->end_row);
 }
 
 /** A thread's whole work: its scans, then (with two threads, once the other's scans are decoded too) its rows. */
@@ -722,6 +745,13 @@ static int describe_components(progressive_decoder *decoder, j_decompress_ptr in
             return 0;
         }
         memset(component->known_to_bit, -1, sizeof component->known_to_bit);
+        for (int b = 0; b < plan->block_count && two_by_two; b++) {
+            if (plan->blocks[b].component == c) component->two_by_two_block = &plan->blocks[b];
+        }
+        if (two_by_two &&
+            (component->two_by_two_block == NULL || component->two_by_two_block->kind != JPEG_DC_BLOCK_TWO_BY_TWO)) {
+            return 0;
+        }
     }
     return 1;
 }
