@@ -7,9 +7,10 @@ import WebImageCore
 import WebImageTestSupport
 
 /// The DC path for progressive files at 1/8 (Plugins/JPEGCoder/Shim/DCDecoder/jpeg_dc_progressive.c):
-/// it decodes the DC scans and 4:2:0 chroma's AC scans without libjpeg, its pixels equal
-/// djpeg's at 1/8 byte for byte (the tolerance of the baseline DC path), and whatever it does
-/// not cover, irregular or cut short, gets libjpeg's own answer.
+/// it decodes the DC scans and 4:2:0 chroma's AC scans without libjpeg (on two threads for
+/// large files: the DC scans on one, the AC scans on the other), its pixels equal djpeg's at
+/// 1/8 byte for byte (the tolerance of the baseline DC path), and whatever it does not cover,
+/// irregular or cut short, gets libjpeg's own answer.
 @Suite struct JPEGProgressiveEighthScaleTests {
     let coder = JPEGImageCoder()
 
@@ -31,6 +32,18 @@ import WebImageTestSupport
         2: 1-2, 0, 0; 2: 3-63, 0, 2; 2: 3-63, 2, 1; 2: 3-63, 1, 0;
         0: 1-63, 0, 1; 0: 1-63, 1, 0;
         """
+
+    /// Every AC scan before the DC refinements: chroma AC sent and refined, then the luma AC,
+    /// then each DC refined twice (interleaved, then luma alone).
+    static let dcRefinedLast = """
+        0,1,2: 0-0, 0, 2;
+        1: 1-63, 0, 1; 2: 1-63, 0, 1; 1: 1-63, 1, 0; 2: 1-63, 1, 0; 0: 1-63, 0, 0;
+        0,1,2: 0-0, 2, 1; 0: 0-0, 1, 0; 1: 0-0, 1, 0; 2: 0-0, 1, 0;
+        """
+
+    /// Large enough (at quality 95 with the noise of Cjpeg's picture) that both the DC scans
+    /// and the 4:2:0 chroma AC scans carry more than 16 KiB, so each gets a thread.
+    static let twoThreadSize = (width: 1600, height: 1200)
 
     /// Decodes through the shim at 1/8 with the DC path and without it.
     func bothWays(_ bytes: [UInt8]) -> (
@@ -55,25 +68,53 @@ import WebImageTestSupport
     func eighthScaleEqualsDjpegWithoutLibjpeg(layout: Int, size: (width: Int, height: Int)) throws {
         let options = ["-progressive"] + Self.layouts[layout]
         let bytes = try Cjpeg.encode(width: size.width, height: size.height, options: options)
-        let (fast, reference) = bothWays(bytes)
-        #expect(fast.route == JPEG_SHIM_DC_PROGRESSIVE, "\(options)")
-        #expect(fast.result.status == WEBIMAGE_STATUS_OK)
-        #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0, "\(options) \(size)")
-        #expect(try mismatchesAgainstDjpeg(bytes, width: size.width, height: size.height) == 0, "\(options) \(size)")
+        try expectEqualsDjpeg(
+            bytes, width: size.width, height: size.height, route: JPEG_SHIM_DC_PROGRESSIVE, "\(options) \(size)")
     }
 
-    @Test(arguments: [["-sample", "2x2"], ["-sample", "2x2", "-restart", "5B"]])
-    func aScriptOfItsOwnEqualsDjpeg(options: [String]) throws {
-        let directory = try TemporaryDirectory()
-        let script = directory.url.appendingPathComponent("scans.txt")
-        try Data(Self.script.utf8).write(to: script)
-        let (width, height) = (403, 301)
-        let bytes = try Cjpeg.encode(width: width, height: height, options: ["-scans", script.path] + options)
-        #expect(JPEGProgressiveScaleTests.scanStarts(bytes).count == 18)
+    /// Expects the DC path to take `route` and give the pixels of libjpeg and of `djpeg -scale 1/8`.
+    func expectEqualsDjpeg(
+        _ bytes: [UInt8], width: Int, height: Int, route: jpeg_shim_dc_route, _ comment: Comment
+    ) throws {
         let (fast, reference) = bothWays(bytes)
-        #expect(fast.route == JPEG_SHIM_DC_PROGRESSIVE)
-        #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0)
-        #expect(try mismatchesAgainstDjpeg(bytes, width: width, height: height) == 0)
+        #expect(fast.route == route, comment)
+        #expect(fast.result.status == WEBIMAGE_STATUS_OK, comment)
+        #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0, comment)
+        #expect(try mismatchesAgainstDjpeg(bytes, width: width, height: height) == 0, comment)
+    }
+
+    /// The scripts of their own (18 and 10 scans), small (one thread) and large (two threads),
+    /// with and without restart markers inside rows.
+    @Test(
+        arguments: [(script, 18), (dcRefinedLast, 10)].indices,
+        [["-sample", "2x2"], ["-sample", "2x2", "-restart", "5B"]])
+    func scriptsOfTheirOwnEqualDjpeg(script: Int, options: [String]) throws {
+        let (text, scans) = [(Self.script, 18), (Self.dcRefinedLast, 10)][script]
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("scans.txt")
+        try Data(text.utf8).write(to: file)
+        for (width, height) in [(403, 301), Self.twoThreadSize] {
+            let bytes = try Cjpeg.encode(width: width, height: height, options: ["-scans", file.path] + options)
+            #expect(JPEGProgressiveScaleTests.scanStarts(bytes).count == scans)
+            let route = width > 403 ? JPEG_SHIM_DC_PROGRESSIVE_TWO_THREADS : JPEG_SHIM_DC_PROGRESSIVE
+            try expectEqualsDjpeg(bytes, width: width, height: height, route: route, "\(script) \(options) \(width)")
+        }
+    }
+
+    /// cjpeg's own scripts on a large file: 4:2:0 (with and without restart markers) takes two
+    /// threads; 4:4:4 and gray read DC scans only, so they stay on one.
+    static let largeLayouts: [(options: [String], route: jpeg_shim_dc_route)] = [
+        (["-sample", "2x2"], JPEG_SHIM_DC_PROGRESSIVE_TWO_THREADS),
+        (["-sample", "2x2", "-restart", "1"], JPEG_SHIM_DC_PROGRESSIVE_TWO_THREADS),
+        (["-sample", "1x1"], JPEG_SHIM_DC_PROGRESSIVE), (["-grayscale"], JPEG_SHIM_DC_PROGRESSIVE),
+    ]
+
+    @Test(arguments: largeLayouts.indices)
+    func largeFilesEqualDjpeg(layout: Int) throws {
+        let (options, route) = Self.largeLayouts[layout]
+        let (width, height) = Self.twoThreadSize
+        let bytes = try Cjpeg.encode(width: width, height: height, options: ["-progressive"] + options)
+        try expectEqualsDjpeg(bytes, width: width, height: height, route: route, "\(options)")
     }
 
     /// cjpeg's 4:2:0 script: scans 1, 3, 4, 7, 8, 9 carry what 1/8 reads. Cut inside the last
@@ -117,5 +158,26 @@ import WebImageTestSupport
             if fast.route == JPEG_SHIM_DC_PROGRESSIVE { fastDecodes += 1 }
         }
         #expect(fastDecodes > 0, "some damage lies in scans the thumbnail does not read")
+    }
+
+    /// Damaged copies of a large 4:2:0 file, whose DC and AC scans go to two threads: a bad
+    /// code or a cut in either thread's scans stops both and gives libjpeg's answer.
+    @Test func damagedLargeFilesGiveLibjpegsAnswer() throws {
+        let (width, height) = Self.twoThreadSize
+        let original = try Cjpeg.encode(width: width, height: height, options: ["-progressive", "-restart", "4"])
+        let starts = JPEGProgressiveScaleTests.scanStarts(original)
+        var noise = SeededNoise(seed: 25)
+        var (twoThreads, libjpeg) = (0, 0)
+        for attempt in 0..<24 {
+            // Half of the copies damaged from inside the scans the thumbnail reads (1, 3, 4, 7, 8, 9) on.
+            let start = attempt % 2 == 0 ? starts[0] : starts[[0, 2, 3, 6, 7, 8][attempt / 2 % 6]]
+            let bytes = JPEGEighthScaleTests.damagedCopy(of: original, after: start, noise: &noise)
+            let (fast, reference) = bothWays(bytes)
+            #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0, "attempt \(attempt)")
+            if fast.route == JPEG_SHIM_DC_PROGRESSIVE_TWO_THREADS { twoThreads += 1 }
+            if fast.route == JPEG_SHIM_DC_NOT_USED { libjpeg += 1 }
+        }
+        #expect(twoThreads > 0, "some damage lies in scans the thumbnail does not read")
+        #expect(libjpeg > 0, "some damage lies in scans the thumbnail reads")
     }
 }

@@ -300,8 +300,8 @@ int jpeg_dc_decode_eighth(j_decompress_ptr info, const uint8_t *bytes, size_t si
 
 /**
  * The fast path for a progressive file (jpeg_dc_progressive.c), planned by jpeg_dc_make_plan:
- * JPEG_SHIM_DC_PROGRESSIVE when it wrote the 1/8-scale image, or 0 when libjpeg must decode
- * instead (nothing was consumed).
+ * JPEG_SHIM_DC_PROGRESSIVE (one thread) or JPEG_SHIM_DC_PROGRESSIVE_TWO_THREADS when it wrote
+ * the 1/8-scale image, or 0 when libjpeg must decode instead (nothing was consumed).
  */
 int jpeg_dc_decode_progressive(j_decompress_ptr info, const jpeg_dc_plan *plan, const uint8_t *bytes, size_t size,
                                uint8_t *pixels, size_t stride, uint64_t deadline_ns);

@@ -88,6 +88,8 @@ typedef enum jpeg_shim_dc_route {
     JPEG_SHIM_DC_SPECULATIVE_SPLIT = 3,
     /** A progressive file's DC fast path: its needed scans decoded on the calling thread. */
     JPEG_SHIM_DC_PROGRESSIVE = 4,
+    /** A progressive file's DC fast path: its DC scans on the calling thread, its AC scans (4:2:0 chroma) on another. */
+    JPEG_SHIM_DC_PROGRESSIVE_TWO_THREADS = 5,
 } jpeg_shim_dc_route;
 
 jpeg_shim_dc_route jpeg_shim_last_dc_route(const jpeg_shim_reader *_Nonnull reader);
