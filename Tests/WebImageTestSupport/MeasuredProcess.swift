@@ -14,7 +14,12 @@ public struct MeasuredRun: Sendable {
     public let timedOut: Bool
     public let standardOutput: String
     public let standardError: String
-    /// The child's peak resident set size in bytes (`wait4`'s `ru_maxrss`).
+    /// The child's peak resident set size in bytes: the highest `VmHWM` of its program read
+    /// from `/proc/PID/status` while it ran (every 2 ms; a peak in its last 2 ms can be missed).
+    ///
+    /// Not `wait4`'s `ru_maxrss`: `posix_spawn` runs the child in the test process's memory
+    /// until it executes, and the kernel counts that memory's high-water mark as the child's,
+    /// so `ru_maxrss` was never below the test process's own peak (hundreds of MB in a full run).
     public let peakResidentBytes: Int
     /// Wall-clock time from start to exit, in seconds.
     public let seconds: Double
@@ -70,7 +75,9 @@ public enum MeasuredProcess {
         var status: Int32 = 0
         var usage = rusage()
         var timedOut = false
+        var peak = 0
         while true {
+            peak = max(peak, highWaterMark(of: pid) ?? 0)
             let waited = wait4(pid, &status, WNOHANG, &usage)
             if waited == pid { break }
             if waited < 0 && errno != EINTR { throw HarnessError("wait4 failed: errno \(errno)") }
@@ -78,7 +85,7 @@ public enum MeasuredProcess {
                 timedOut = true
                 kill(pid, SIGKILL)
             }
-            usleep(5_000)
+            usleep(2_000)
         }
         let elapsed = ContinuousClock.now - started
         let signalled = status & 0x7F != 0 && status & 0x7F != 0x7F
@@ -87,7 +94,7 @@ public enum MeasuredProcess {
             timedOut: timedOut,
             standardOutput: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "",
-            peakResidentBytes: Int(usage.ru_maxrss) * 1024,
+            peakResidentBytes: peak,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
@@ -104,6 +111,15 @@ public enum MeasuredProcess {
                 executable, arguments, environment: environment, timeLimit: timeLimit,
                 addressSpaceLimit: addressSpaceLimit)
         }
+    }
+
+    /// The `VmHWM` of process `pid` in bytes; nil once it exited (or before it has memory).
+    static func highWaterMark(of pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kibibytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+        else { return nil }
+        return kibibytes * 1024
     }
 
     /// True when this process runs under ThreadSanitizer (its runtime is loaded), as the
