@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -72,6 +73,24 @@ import WebImageTestSupport
         try expectPNGStillDecodes(manager)
         // A new worker: its decode counter starts again at 1.
         #expect(try manager.decode(Self.valid).pixels.channels(x: 0, y: 0) == [1, 0, 0, 255])
+    }
+
+    @Test("a worker started from a thread that then ends keeps running: the next decode uses it, no crash")
+    func workerOutlivesTheThreadThatStartedIt() throws {
+        let folder = try PluginsFolder()
+        try folder.addBundled(manifest: "png.json", library: "libWebImagePNG.so")
+        let manager = host(folder).makeCodersManager()
+        let png = try Fixture.bytes("png/rgba8.png")
+        // The first decode starts the worker, on a thread that ends right after it.
+        let first = Mutex<Int?>(nil)
+        let thread = Thread { first.withLock { $0 = try? manager.decode(png).width } }
+        thread.start()
+        while first.withLock({ $0 }) == nil { usleep(1_000) }
+        while !thread.isFinished { usleep(1_000) }
+        usleep(200_000)
+        #expect(first.withLock { $0 } == 13)
+        // A worker killed with its thread would make this a crash (SIGKILL) of the plugin.
+        for _ in 0..<3 { #expect(try manager.decode(png).width == 13) }
     }
 
     @Test("a crash in a thumbnail decode names the thumbnail decode")

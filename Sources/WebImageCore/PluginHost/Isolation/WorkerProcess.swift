@@ -54,11 +54,15 @@ final class WorkerProcess: @unchecked Sendable {
             throw WorkerChannel.Broken(reason: "pipe failed (\(SharedMemoryBlock.lastError))")
         }
         let arguments = [executable, "--parent", String(getpid()), "--plugin", pluginName]
-        var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        var cEnvironment: [UnsafeMutablePointer<CChar>?] = Self.environment.map { strdup($0) } + [nil]
+        let cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let cEnvironment: [UnsafeMutablePointer<CChar>?] = Self.environment.map { strdup($0) } + [nil]
         defer { for string in cArguments + cEnvironment { free(string) } }
-        let child = webimage_isolation_spawn(executable, &cArguments, &cEnvironment, sockets[1], output[1])
-        let spawnError = SharedMemoryBlock.lastError
+        // From the thread that outlives every worker (errno read there too): see WorkerSpawnThread.
+        let (child, spawnError) = WorkerSpawnThread.shared.run { [cArguments, cEnvironment, sockets, output] in
+            var (arguments, environment) = (cArguments, cEnvironment)
+            let child = webimage_isolation_spawn(executable, &arguments, &environment, sockets[1], output[1])
+            return (child, SharedMemoryBlock.lastError)
+        }
         close(sockets[1])
         close(output[1])
         guard child > 0 else {
