@@ -58,7 +58,7 @@ import WebImageTestSupport
                 try BuildProducts.executable.path, ["fetch", "--plugin-path", plugins.path, "-o", output.path] + urls)
             #expect(run.exitStatus == 0, "\(run.standardError)")
             #expect(try output.names(in: ".").filter { $0.hasPrefix("big") }.count == count)
-            return run.peakResidentBytes
+            return run.ownPeakResidentBytes
         }
         let two = try await peak(2)
         let eighty = try await peak(80)

@@ -176,7 +176,7 @@ import WebImageTestSupport
                 ], timeLimit: .seconds(120))
             #expect(run.exitStatus == 0, "\(run.standardError)")
             #expect(run.standardOutput.split(separator: "\n").count == count)
-            return run.peakResidentBytes
+            return run.ownPeakResidentBytes
         }
         let two = try peak(2)
         let forty = try peak(40)

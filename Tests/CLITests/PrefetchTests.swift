@@ -39,7 +39,7 @@ import WebImageTestSupport
                 ["prefetch", "--plugin-path", plugins.path, "--cache-dir", cache.path, "--json"] + extra + urls)
             #expect(run.exitStatus == 0, "\(run.standardError)")
             #expect(run.standardOutput.contains("\"finished\":\(count),"), "\(run.standardOutput)")
-            return run.peakResidentBytes
+            return run.ownPeakResidentBytes
         }
         let two = try await peak(2)
         let forty = try await peak(40)

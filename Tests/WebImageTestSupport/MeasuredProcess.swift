@@ -14,13 +14,14 @@ public struct MeasuredRun: Sendable {
     public let timedOut: Bool
     public let standardOutput: String
     public let standardError: String
-    /// The child's peak resident set size in bytes: the highest `VmHWM` of its program read
-    /// from `/proc/PID/status` while it ran (every 2 ms; a peak in its last 2 ms can be missed).
-    ///
-    /// Not `wait4`'s `ru_maxrss`: `posix_spawn` runs the child in the test process's memory
-    /// until it executes, and the kernel counts that memory's high-water mark as the child's,
-    /// so `ru_maxrss` was never below the test process's own peak (hundreds of MB in a full run).
+    /// An upper bound of the child's peak resident set size in bytes, for limits: `wait4`'s
+    /// `ru_maxrss`. `posix_spawn` runs the child in the test process's memory until it
+    /// executes, and the kernel keeps that memory's high-water mark as the child's, so this is
+    /// never below the test process's own peak; compare runs with ``ownPeakResidentBytes``.
     public let peakResidentBytes: Int
+    /// The child's own peak resident set size in bytes: the highest `VmHWM` of its program read
+    /// from `/proc/PID/status` while it ran (every 2 ms; a peak in its last 2 ms can be missed).
+    public let ownPeakResidentBytes: Int
     /// Wall-clock time from start to exit, in seconds.
     public let seconds: Double
 
@@ -94,7 +95,7 @@ public enum MeasuredProcess {
             timedOut: timedOut,
             standardOutput: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "",
-            peakResidentBytes: peak,
+            peakResidentBytes: Int(usage.ru_maxrss) * 1024, ownPeakResidentBytes: peak,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
