@@ -59,6 +59,20 @@ import WebImageTestSupport
         #expect(ttl == ":100" || ttl == ":99")
     }
 
+    @Test func anEntryIsWrittenWithItsExpiryInOneCommand() throws {
+        let server = try RedisServer()
+        let cache = try open(server, ["namespace": "ns", "max-age": "100"])
+        #expect(try server.command(["CONFIG", "RESETSTAT"]) == "OK")
+        try cache.store(Data([1, 2]), extendedData: nil, forKey: "k")
+        // One SET with EX, no EXPIRE after it: a writer that dies between the two never leaves an entry without expiry.
+        let calls = try server.command(["INFO", "commandstats"]).split(whereSeparator: \.isNewline)
+            .filter { $0.hasPrefix("cmdstat_") && !$0.hasPrefix("cmdstat_config") && !$0.hasPrefix("cmdstat_info") }
+            .map { $0.prefix { $0 != "," } }
+        #expect(calls == ["cmdstat_set:calls=1"])
+        let ttl = try server.command(["TTL", "ns:k"])
+        #expect(ttl == ":100" || ttl == ":99")
+    }
+
     @Test func valuesAboveTheLimitAreNotStored() throws {
         let server = try RedisServer()
         let cache = try open(server)

@@ -47,14 +47,17 @@ public final class ImageService: Sendable {
         } catch {
             throw ImageServerConfigurationError(error.message)
         }
+        let metrics = ServerMetrics()
+        self.metrics = metrics
         do {
             manager = try ImageManager(host: host, configuration: Self.managerConfiguration(configuration))
-            results = try Self.makeResultCache(configuration, host: host)
+            results = try Self.makeResultCache(configuration, host: host) { _ in
+                metrics.resultCacheFailures.increment()
+            }
         } catch {
             throw ImageServerConfigurationError("cannot open the caches: \(error)")
         }
         admission = AdmissionGate(width: configuration.maxConcurrent, queueLimit: configuration.maxQueue)
-        metrics = ServerMetrics()
         metrics.gateState = { [admission] in (admission.queueDepth, admission.runningCount) }
     }
 
