@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WebImageTestSupport
 
@@ -72,6 +73,77 @@ struct RedisFleetTests {
             #expect(shared.headers["server-timing"]?.hasPrefix("cache;desc=disk") == true)
             #expect(shared.body == answers.last?.body)
             #expect(!server.standardError.contains("cannot keep a result"))
+        }
+    }
+
+    /// Three instances on `redis`, each with `extra` arguments.
+    static func fleet(_ redis: RedisServer, _ extra: [String] = []) throws -> [ImageServerProcess] {
+        try (0..<3).map { _ in try ImageServerProcess(arguments(redis) + extra) }
+    }
+
+    @Test("100 identical requests at once over three instances: one origin request, the same bytes everywhere")
+    func fleetCoalescing() async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            let fleet = try Self.fleet(redis)
+            // 1 KB at 300 bytes a second: the source takes seconds, so every request arrives while it loads.
+            let path = "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=300@png"
+            let answers = try TemporaryDirectory()
+            let output = try ChildProcess.output(
+                of: "/usr/bin/curl",
+                ["-s", "--parallel", "--parallel-immediate", "--parallel-max", "100", "-w", "%{http_code}\n"]
+                    + (0..<100).flatMap { ["-o", answers.file("\($0)"), fleet[$0 % 3].baseURL + path] })
+            let statuses = String(decoding: output, as: UTF8.self).split(separator: "\n")
+            #expect(statuses.count == 100)
+            #expect(statuses.allSatisfy { $0 == "200" })
+            #expect(ImageServerTests.originRequests(origin, "/slow/photo.jpg") == 1)
+            let bodies = try (0..<100).map { try Data(contentsOf: URL(fileURLWithPath: answers.file("\($0)"))) }
+            #expect(Set(bodies).count == 1)
+            #expect(try ImageServerTests.probe(Array(bodies[0]), server: fleet[0]).0 == 30)
+            // One instance fetched it; the other two waited for it behind the lease.
+            let metrics = try fleet.map { try HTTPExchange.send($0.baseURL + "/metrics").text }
+            let fetches = metrics.map { ImageServerTests.metric($0, "webimage_serve_origin_fetches_total") ?? 0 }
+            #expect(fetches.sorted() == [0, 0, 1])
+            let waits = metrics.map { ImageServerTests.metric($0, "webimage_serve_fleet_waits_total") ?? 0 }
+            #expect(waits.sorted() == [0, 1, 1])
+            // The lease ended with the work.
+            #expect(try redis.command(["--scan", "--pattern", "lease:*"]) == "")
+        }
+    }
+
+    @Test("the leader killed with SIGKILL while the others wait: one of them takes the lease over once it ends")
+    func leaderKilled() async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            // A lease of 8 s (the source timeout); the source takes about 3 s at 350 bytes a second.
+            let fleet = try Self.fleet(redis, ["--source-timeout", "8"])
+            let path = "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=350@png"
+            let leader = Thread { _ = try? HTTPExchange.send(fleet[0].baseURL + path) }
+            leader.start()
+            #expect(try ImageServerTests.waitForMetric(fleet[0], "webimage_serve_processing", 1))
+            #expect(try redis.command(["--scan", "--pattern", "lease:*"]).hasPrefix("\"lease:results:"))
+            let answers = Mutex<[Int: HTTPExchange]>([:])
+            let followers = (1...2).map { index in
+                Thread {
+                    answers.withLock {
+                        $0[index] = try? HTTPExchange.send(fleet[index].baseURL + path, within: .seconds(60))
+                    }
+                }
+            }
+            for follower in followers { follower.start() }
+            usleep(500_000)
+            #expect(fleet[0].stop(signal: SIGKILL) != 0)
+            let deadline = ContinuousClock.now + .seconds(90)
+            while answers.withLock({ $0.count }) < 2 && ContinuousClock.now < deadline { usleep(50_000) }
+            let finished = answers.withLock { $0 }
+            #expect(finished[1]?.status == 200)
+            #expect(finished[2]?.status == 200)
+            #expect(finished[1]?.body == finished[2]?.body)
+            #expect(try ImageServerTests.probe(finished[1]?.body ?? [], server: fleet[1]).0 == 30)
+            // The killed leader's request and the one of the follower that took over.
+            #expect(ImageServerTests.originRequests(origin, "/slow/photo.jpg") == 2)
         }
     }
 }

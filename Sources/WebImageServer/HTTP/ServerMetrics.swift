@@ -15,6 +15,7 @@ public final class ServerMetrics: Sendable {
     let bytesOut: Counter
     let overloadRefusals: Counter
     let resultCacheFailures: Counter
+    let fleetWaits: Counter
     private let queueGauge: Gauge
     private let processingGauge: Gauge
     private let gateReader = Mutex<(@Sendable () -> (queued: Int, processing: Int))?>(nil)
@@ -47,6 +48,11 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "result_cache_failures", "total",
                 "Reads (served as misses) and writes (dropped) of the result cache's disk or Redis tier that failed"))
+        fleetWaits = registry.makeCounter(
+            descriptor: Self.name(
+                "fleet_waits", "total",
+                "Misses answered with the result another instance made while this one waited behind its lease in Redis"
+            ))
         queueGauge = registry.makeGauge(
             descriptor: Self.name("queue_depth", "", "Requests waiting for a place to be processed"))
         processingGauge = registry.makeGauge(

@@ -150,7 +150,7 @@ public final class ImageService: Sendable {
             (served, tier) = (hit, hitTier)
         } else {
             let (made, joined) = try await shared.value(forKey: key) {
-                try await self.admission.run { try await self.make(processing, plan: plan, target: target, key: key) }
+                try await self.makeOnce(processing, plan: plan, target: target, key: key)
             }
             if joined { metrics.coalescedRequests.increment() }
             (served, tier) = (made, .miss)

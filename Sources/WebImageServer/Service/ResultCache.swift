@@ -56,6 +56,39 @@ struct ResultCache: Sendable {
         return (image, .disk)
     }
 
+    /// The disk tier when it takes leases (the `redis` plugin): misses are then made once
+    /// across the instances sharing it (``ImageService/makeOnce(_:plan:target:key:)``).
+    var leases: PluginDiskCache? {
+        guard let cache = disk as? PluginDiskCache, cache.takesLeases else { return nil }
+        return cache
+    }
+
+    /// Takes the lease of `key` for `duration` on the I/O queue: true when taken, false when
+    /// another instance holds it, nil when the tier takes no leases or failed (reported to
+    /// ``tierFailed``): the caller then makes the result itself.
+    func claim(_ key: String, for duration: Duration) async -> Bool? {
+        guard let leases else { return nil }
+        let taken: Result<Bool, CacheError> = await withCheckedContinuation { continuation in
+            ioQueue.async {
+                continuation.resume(returning: Result { () throws(CacheError) in try leases.claim(key, for: duration) })
+            }
+        }
+        if case .failure(let error) = taken { tierFailed(error) }
+        return try? taken.get()
+    }
+
+    /// Ends the lease of `key` this instance holds, on the I/O queue; a failure is reported
+    /// to ``tierFailed`` (the lease then ends with its time).
+    func release(_ key: String) async {
+        guard let leases else { return }
+        let released: Result<Void, CacheError> = await withCheckedContinuation { continuation in
+            ioQueue.async {
+                continuation.resume(returning: Result { () throws(CacheError) in try leases.release(key) })
+            }
+        }
+        if case .failure(let error) = released { tierFailed(error) }
+    }
+
     /// Keeps `image` for `key`: in memory at once, on disk on the I/O queue.
     /// - Throws: the disk's ``CacheError`` (the memory tier refusing an entry too large is not
     ///   an error), reported to ``tierFailed`` unless the entry is too large for the disk tier.
