@@ -270,27 +270,46 @@ static char *lease_key(redis_cache *cache, const char *key, size_t key_length, s
     return result;
 }
 
+/**
+ * Runs a command whose argument `name_index` is `lease:<namespace>:<key>`; NULL with `*status`
+ * and `error` set when it could not run or Redis answered with an error.
+ */
+static redisReply *lease_command(redis_cache *cache, const char *key, size_t key_length, int count,
+                                 const char **arguments, size_t *lengths, int name_index, webimage_status *status,
+                                 webimage_error *error) {
+    size_t name_length = 0;
+    char *name = lease_key(cache, key, key_length, &name_length);
+    if (!name) {
+        *status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    arguments[name_index] = name;
+    lengths[name_index] = name_length;
+    redisReply *reply = locked_command(cache, count, arguments, lengths, status, error);
+    free(name);
+    if (reply && reply->type == REDIS_REPLY_ERROR) {
+        *status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "%s of a lease failed: %s", arguments[0], reply->str);
+        freeReplyObject(reply);
+        return NULL;
+    }
+    return reply;
+}
+
 /** One `SET lease:<namespace>:<key> <token> NX PX ttl`: OK when taken, nil when held by another. */
 static webimage_status claim_lease(redis_cache *cache, const char *key, size_t key_length, uint64_t ttl_ms,
                                    bool *claimed, webimage_error *error) {
     *claimed = false;
     if (ttl_ms == 0) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "a lease of 0 ms");
-    size_t name_length = 0;
-    char *name = lease_key(cache, key, key_length, &name_length);
-    if (!name) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     char ttl[32];
     snprintf(ttl, sizeof(ttl), "%llu", (unsigned long long)ttl_ms);
-    const char *arguments[6] = {"SET", name, cache->lease_token, "NX", "PX", ttl};
-    size_t lengths[6] = {3, name_length, strlen(cache->lease_token), 2, 2, strlen(ttl)};
+    const char *arguments[6] = {"SET", NULL, cache->lease_token, "NX", "PX", ttl};
+    size_t lengths[6] = {3, 0, strlen(cache->lease_token), 2, 2, strlen(ttl)};
     webimage_status status = WEBIMAGE_STATUS_OK;
-    redisReply *reply = locked_command(cache, 6, arguments, lengths, &status, error);
-    free(name);
+    redisReply *reply = lease_command(cache, key, key_length, 6, arguments, lengths, 1, &status, error);
     if (!reply) return status;
-    if (reply->type == REDIS_REPLY_ERROR)
-        status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "SET NX failed: %s", reply->str);
-    else *claimed = reply->type == REDIS_REPLY_STATUS;
+    *claimed = reply->type == REDIS_REPLY_STATUS;
     freeReplyObject(reply);
-    return status;
+    return WEBIMAGE_STATUS_OK;
 }
 
 /** Deletes the lease only while it still holds this instance's token (never a lease another took over). */
@@ -300,19 +319,13 @@ static const char release_script[] = "if redis.call('GET', KEYS[1]) == ARGV[1] t
                                      "return 0\n";
 
 static webimage_status release_lease(redis_cache *cache, const char *key, size_t key_length, webimage_error *error) {
-    size_t name_length = 0;
-    char *name = lease_key(cache, key, key_length, &name_length);
-    if (!name) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
-    const char *arguments[5] = {"EVAL", release_script, "1", name, cache->lease_token};
-    size_t lengths[5] = {4, sizeof(release_script) - 1, 1, name_length, strlen(cache->lease_token)};
+    const char *arguments[5] = {"EVAL", release_script, "1", NULL, cache->lease_token};
+    size_t lengths[5] = {4, sizeof(release_script) - 1, 1, 0, strlen(cache->lease_token)};
     webimage_status status = WEBIMAGE_STATUS_OK;
-    redisReply *reply = locked_command(cache, 5, arguments, lengths, &status, error);
-    free(name);
+    redisReply *reply = lease_command(cache, key, key_length, 5, arguments, lengths, 3, &status, error);
     if (!reply) return status;
-    if (reply->type == REDIS_REPLY_ERROR)
-        status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "releasing a lease failed: %s", reply->str);
     freeReplyObject(reply);
-    return status;
+    return WEBIMAGE_STATUS_OK;
 }
 
 /* ---------------------------------------------------------------- namespace scans */
