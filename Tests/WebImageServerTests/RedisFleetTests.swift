@@ -11,10 +11,11 @@ import WebImageTestSupport
 /// `redis-server` and an origin nginx, both started by the tests too.
 @Suite("webimage serve on Redis")
 struct RedisFleetTests {
-    /// The arguments of an instance on `redis`, with Redis commands allowed 2 s (not the
-    /// default 50 ms, which a loaded test machine can exceed while Redis is up).
-    static func arguments(_ redis: RedisServer) -> [String] {
-        ["--allow-unsigned", "--allow-private-sources", "--redis-url", redis.url, "--redis-timeout", "2"]
+    /// The arguments of an instance on `redis`, with Redis commands allowed `timeout` seconds
+    /// (2 s unless told: not the default 50 ms, which a loaded test machine can exceed while
+    /// Redis is up).
+    static func arguments(_ redis: RedisServer, timeout: String = "2") -> [String] {
+        ["--allow-unsigned", "--allow-private-sources", "--redis-url", redis.url, "--redis-timeout", timeout]
     }
 
     /// Waits up to 30 seconds (the health answer is kept 5 s, the plugin's back-off is at most
@@ -73,6 +74,37 @@ struct RedisFleetTests {
             #expect(shared.headers["server-timing"]?.hasPrefix("cache;desc=disk") == true)
             #expect(shared.body == answers.last?.body)
             #expect(!server.standardError.contains("cannot keep a result"))
+        }
+    }
+
+    @Test(
+        "a frozen Redis (SIGSTOP): requests succeed past its timeout, /health says degraded, then ok once it runs again"
+    )
+    func frozenRedis() async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            let server = try ImageServerProcess(Self.arguments(redis, timeout: "0.5"))
+            let path = { (n: Int) in "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg%3Fn=\(n)@png" }
+            #expect(try HTTPExchange.send(server.baseURL + path(0)).status == 200)
+            #expect(try Self.waitForHealth(server, startingWith: "ok").text == "ok\n")
+            redis.pause()
+            defer { redis.resume() }
+            // Connections stay open and get no answer: each command waits for the timeout, then
+            // the plugin's back-off lets the requests after it go on without Redis at once.
+            var answers: [HTTPExchange] = []
+            for n in 1...10 { answers.append(try HTTPExchange.send(server.baseURL + path(n), within: .seconds(60))) }
+            #expect(answers.allSatisfy { $0.status == 200 })
+            let degraded = try Self.waitForHealth(server, startingWith: "degraded: ")
+            #expect(degraded.status == 200)
+            #expect(degraded.text.hasPrefix("degraded: redis cache 127.0.0.1:\(redis.port) does not answer: "))
+            let failures = ImageServerTests.metric(
+                try HTTPExchange.send(server.baseURL + "/metrics").text, "webimage_serve_result_cache_failures_total")
+            #expect((failures ?? 0) >= 1)
+            redis.resume()
+            #expect(try Self.waitForHealth(server, startingWith: "ok").text == "ok\n")
+            #expect(try HTTPExchange.send(server.baseURL + path(11)).status == 200)
+            #expect(try redis.command(["--scan", "--pattern", "results:*n=11*"]).contains("n=11"))
         }
     }
 
