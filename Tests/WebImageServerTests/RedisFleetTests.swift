@@ -103,7 +103,8 @@ struct RedisFleetTests {
             #expect((failures ?? 0) >= 1)
             redis.resume()
             #expect(try Self.waitForHealth(server, startingWith: "ok").text == "ok\n")
-            #expect(try HTTPExchange.send(server.baseURL + path(11)).status == 200)
+            let after = try HTTPExchange.send(server.baseURL + path(11))
+            #expect(after.status == 200, "\(after.text) \(server.standardError)")
             #expect(try redis.command(["--scan", "--pattern", "results:*n=11*"]).contains("n=11"))
         }
     }
