@@ -56,6 +56,12 @@ struct ServeCommand: PluginHostCommand {
     @Option(help: ArgumentHelp("Keep results in Redis at this URL instead of on disk.", valueName: "url"))
     var redisURL: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a Redis command may take before the server goes on without Redis (default 0.05).",
+            valueName: "seconds"))
+    var redisTimeout: Double?
+
     @Option(help: ArgumentHelp("Most images processed at once (default: the number of cores).", valueName: "n"))
     var maxConcurrent: Int?
 
@@ -126,6 +132,7 @@ struct ServeCommand: PluginHostCommand {
         add("allow-private-sources", flag: allowPrivateSources)
         add("cache-dir", cacheDir)
         add("redis-url", redisURL)
+        add("redis-timeout", redisTimeout)
         add("max-concurrent", maxConcurrent)
         add("max-queue", maxQueue)
         add("request-timeout", requestTimeout)

@@ -59,6 +59,72 @@ import WebImageTestSupport
         #expect(ttl == ":100" || ttl == ":99")
     }
 
+    @Test func anEntryIsWrittenWithItsExpiryInOneCommand() throws {
+        let server = try RedisServer()
+        let cache = try open(server, ["namespace": "ns", "max-age": "100"])
+        #expect(try server.command(["CONFIG", "RESETSTAT"]) == "OK")
+        try cache.store(Data([1, 2]), extendedData: nil, forKey: "k")
+        // One SET with EX, no EXPIRE after it: a writer that dies between the two never leaves an entry without expiry.
+        let calls = try server.command(["INFO", "commandstats"]).split(whereSeparator: \.isNewline)
+            .filter { $0.hasPrefix("cmdstat_") && !$0.hasPrefix("cmdstat_config") && !$0.hasPrefix("cmdstat_info") }
+            .map { $0.prefix { $0 != "," } }
+        #expect(calls == ["cmdstat_set:calls=1"])
+        let ttl = try server.command(["TTL", "ns:k"])
+        #expect(ttl == ":100" || ttl == ":99")
+    }
+
+    @Test func aLeaseIsTakenOnceUntilItsHolderReleasesItOrItsTimeRunsOut() throws {
+        let server = try RedisServer()
+        let first = try open(server, ["namespace": "ns"])
+        let second = try open(server, ["namespace": "ns"])
+        #expect(first.takesLeases)
+        #expect(try first.claim("k", for: .seconds(100)))
+        #expect(try !second.claim("k", for: .seconds(100)))
+        #expect(try !first.claim("k", for: .seconds(100)))
+        // One key outside the namespace's entries, with its expiry set in the same command.
+        #expect(try server.command(["KEYS", "*"]) == "1) \"lease:ns:k\"")
+        let ttl = Int(try server.command(["PTTL", "lease:ns:k"]).dropFirst()) ?? 0
+        #expect(ttl > 90_000 && ttl <= 100_000)
+        #expect(try first.entry(forKey: "k") == nil)
+        #expect(try first.totals().count == 0)
+        // Only the holder ends it.
+        try second.release("k")
+        #expect(try !second.claim("k", for: .seconds(100)))
+        try first.release("k")
+        #expect(try second.claim("k", for: .milliseconds(1)))
+        // A lease whose time ran out is free for the next claim.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var taken = false
+        while !taken && ContinuousClock.now < deadline {
+            taken = try first.claim("k", for: .seconds(100))
+            if !taken { usleep(2_000) }
+        }
+        #expect(taken)
+        #expect(try server.command(["GET", "lease:ns:k"]) != "(nil)")
+    }
+
+    @Test func aTableFromBeforeLeasesTakesNone() throws {
+        // The redis table as a plugin built before `claim` and `release` declares it: its
+        // struct_size ends before them, so the host reads them as NULL.
+        let table = UnsafeMutablePointer<webimage_disk_cache>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        table.initialize(to: RedisCachePlugin.table(host: HostServices.host).pointee)
+        table.pointee.struct_size = UInt32(MemoryLayout<webimage_disk_cache>.offset(of: \.claim)!)
+        let server = try RedisServer()
+        do {
+            let cache = try PluginDiskCacheBackend(table: table, pluginName: "redis").open(["url": server.url])
+            #expect(!cache.takesLeases)
+            #expect(throws: CacheError(.unsupportedOperation, "redis: this cache takes no leases")) {
+                try cache.claim("k", for: .seconds(1))
+            }
+            #expect(throws: CacheError(.unsupportedOperation, "redis: this cache takes no leases")) {
+                try cache.release("k")
+            }
+            #expect(cache.failureCount == 0)
+        }
+        #expect(try server.command(["DBSIZE"]) == ":0")
+    }
+
     @Test func valuesAboveTheLimitAreNotStored() throws {
         let server = try RedisServer()
         let cache = try open(server)

@@ -6,7 +6,8 @@ import WebImagePluginDescriptor
 /// hosts sharing one cache. Every entry is one `SET <namespace>:<key> <frame> EX <max-age>`
 /// whose frame carries the extended data and an XXH3 checksum, so a read is one `GET`; a value
 /// that fails its checks (or a key of another Redis type) is removed and read as a miss whose
-/// message says why.
+/// message says why. It takes leases (``WebImageCore/PluginDiskCache/claim(_:for:)``): one
+/// `SET lease:<namespace>:<key> <token> NX PX <ms>` each.
 ///
 /// Options (``CacheConfiguration`` keys):
 /// - `url`: `redis://HOST:PORT[/DB]`; default `redis://127.0.0.1:6379`.

@@ -34,6 +34,8 @@ struct webimage_disk_cache_instance {
     /** While faulted: `IO_ERROR` or `TIMED_OUT`, and what failed, for every call until it answers. */
     webimage_status fault_status;
     char fault_reason[256];
+    /** The value of the leases this instance takes: its process and a random number, unique to it. */
+    char lease_token[48];
 };
 
 typedef struct webimage_disk_cache_instance redis_cache;

@@ -2,7 +2,9 @@
  * The webimage_disk_cache table of the bundled `redis` plugin. An entry is one string at
  * `<namespace>:<key>` holding a checked frame (redis_cache_frame.c: header, extended data,
  * bytes), so a read is one GET; a write is one `SET key value EX ttl`. A value that fails its
- * checks, or a key of another Redis type, is removed and read as a miss with the reason.
+ * checks, or a key of another Redis type, is removed and read as a miss with the reason. A
+ * lease (`claim`) is one `SET lease:<namespace>:<key> <token> NX PX ttl`, ended (`release`) by
+ * a script that deletes it only while it holds this instance's token.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -10,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "redis_cache_internal.h"
 
@@ -49,6 +53,9 @@ static webimage_status open_cache(const webimage_config *config, redis_cache **o
         close_cache(cache);
         return status;
     }
+    unsigned long long nonce = 0;
+    if (getrandom(&nonce, sizeof(nonce), 0) != (ssize_t)sizeof(nonce)) nonce = (unsigned long long)(uintptr_t)cache;
+    snprintf(cache->lease_token, sizeof(cache->lease_token), "%ld-%016llx", (long)getpid(), nonce);
     pthread_mutex_lock(&cache->mutex);
     (void)redis_cache_connection(cache);
     pthread_mutex_unlock(&cache->mutex);
@@ -247,6 +254,80 @@ static webimage_status remove_entry(redis_cache *cache, const char *key, size_t 
     return WEBIMAGE_STATUS_OK;
 }
 
+/* ---------------------------------------------------------------- leases */
+/** `lease:<namespace>:<key>` in a new buffer: outside the namespace's entries and its scans. */
+static char *lease_key(redis_cache *cache, const char *key, size_t key_length, size_t *length) {
+    size_t entry_length = 0;
+    char *entry = full_key(cache, key, key_length, &entry_length);
+    if (!entry) return NULL;
+    char *result = malloc(6 + entry_length + 1);
+    if (result) {
+        memcpy(result, "lease:", 6);
+        memcpy(result + 6, entry, entry_length + 1);
+        *length = 6 + entry_length;
+    }
+    free(entry);
+    return result;
+}
+
+/**
+ * Runs a command whose argument `name_index` is `lease:<namespace>:<key>`; NULL with `*status`
+ * and `error` set when it could not run or Redis answered with an error.
+ */
+static redisReply *lease_command(redis_cache *cache, const char *key, size_t key_length, int count,
+                                 const char **arguments, size_t *lengths, int name_index, webimage_status *status,
+                                 webimage_error *error) {
+    size_t name_length = 0;
+    char *name = lease_key(cache, key, key_length, &name_length);
+    if (!name) {
+        *status = webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    arguments[name_index] = name;
+    lengths[name_index] = name_length;
+    redisReply *reply = locked_command(cache, count, arguments, lengths, status, error);
+    free(name);
+    if (reply && reply->type == REDIS_REPLY_ERROR) {
+        *status = webimage_failf(error, WEBIMAGE_STATUS_IO_ERROR, "%s of a lease failed: %s", arguments[0], reply->str);
+        freeReplyObject(reply);
+        return NULL;
+    }
+    return reply;
+}
+
+/** One `SET lease:<namespace>:<key> <token> NX PX ttl`: OK when taken, nil when held by another. */
+static webimage_status claim_lease(redis_cache *cache, const char *key, size_t key_length, uint64_t ttl_ms,
+                                   bool *claimed, webimage_error *error) {
+    *claimed = false;
+    if (ttl_ms == 0) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "a lease of 0 ms");
+    char ttl[32];
+    snprintf(ttl, sizeof(ttl), "%llu", (unsigned long long)ttl_ms);
+    const char *arguments[6] = {"SET", NULL, cache->lease_token, "NX", "PX", ttl};
+    size_t lengths[6] = {3, 0, strlen(cache->lease_token), 2, 2, strlen(ttl)};
+    webimage_status status = WEBIMAGE_STATUS_OK;
+    redisReply *reply = lease_command(cache, key, key_length, 6, arguments, lengths, 1, &status, error);
+    if (!reply) return status;
+    *claimed = reply->type == REDIS_REPLY_STATUS;
+    freeReplyObject(reply);
+    return WEBIMAGE_STATUS_OK;
+}
+
+/** Deletes the lease only while it still holds this instance's token (never a lease another took over). */
+static const char release_script[] = "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
+                                     "    return redis.call('DEL', KEYS[1])\n"
+                                     "end\n"
+                                     "return 0\n";
+
+static webimage_status release_lease(redis_cache *cache, const char *key, size_t key_length, webimage_error *error) {
+    const char *arguments[5] = {"EVAL", release_script, "1", NULL, cache->lease_token};
+    size_t lengths[5] = {4, sizeof(release_script) - 1, 1, 0, strlen(cache->lease_token)};
+    webimage_status status = WEBIMAGE_STATUS_OK;
+    redisReply *reply = lease_command(cache, key, key_length, 5, arguments, lengths, 3, &status, error);
+    if (!reply) return status;
+    freeReplyObject(reply);
+    return WEBIMAGE_STATUS_OK;
+}
+
 /* ---------------------------------------------------------------- namespace scans */
 /** Called with each batch of keys SCAN returns (the mutex held); returns false to stop. */
 typedef bool (*batch_fn)(redis_cache *cache, redisReply *keys, void *context);
@@ -422,6 +503,8 @@ static const webimage_disk_cache table = {
     .totals = cache_totals,
     .path = NULL,
     .list = list_entries,
+    .claim = claim_lease,
+    .release = release_lease,
 };
 
 const webimage_disk_cache *redis_cache_table(const webimage_host *host) {

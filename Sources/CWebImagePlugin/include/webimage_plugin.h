@@ -923,6 +923,24 @@ struct webimage_disk_cache {
     webimage_status (*_Nullable list)(webimage_disk_cache_instance *_Nonnull cache,
                                       webimage_disk_cache_visit_fn _Nonnull visit, void *_Nullable context,
                                       webimage_error *_Nonnull error);
+    /**
+     * Optional (appended in ABI 1; NULL, or outside `struct_size`, in a plugin built before it):
+     * takes the lease of `key` for `ttl_ms` milliseconds (at least 1) when no one holds it, in
+     * one atomic step for every process sharing the backend. `*claimed` is true when this call
+     * took it, false when another holder has it (it ends when released or after its time).
+     * Hosts use it to do identical work once across processes (`webimage serve` instances on
+     * one Redis); without it they do not. Leases are not entries: `read`, `list` and `totals`
+     * do not see them. The `redis` plugin: one `SET lease:<namespace>:<key> <token> NX PX ttl_ms`.
+     */
+    webimage_status (*_Nullable claim)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                       size_t key_length, uint64_t ttl_ms, bool *_Nonnull claimed,
+                                       webimage_error *_Nonnull error);
+    /**
+     * Optional, given with `claim`: ends the lease of `key` when this cache instance still
+     * holds it; OK (and nothing changed) when it does not (its time ran out and another took it).
+     */
+    webimage_status (*_Nullable release)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                         size_t key_length, webimage_error *_Nonnull error);
 };
 
 #ifdef __cplusplus

@@ -36,6 +36,10 @@ public struct ImageServerConfiguration: Sendable, Equatable {
     public var cacheDirectory: String?
     /// `redis-url`: keep results in Redis (the `redis` plugin) instead of the disk. Default nil.
     public var redisURL: String?
+    /// `redis-timeout`: seconds a Redis connect or command may take before the instance goes
+    /// on without Redis (a miss, a write dropped; see docs/serving.md). Default 0.05 (50 ms,
+    /// the `redis` plugin's `timeout-ms`).
+    public var redisTimeout = 0.05
     /// `max-concurrent`: the most images processed at once. Default the number of cores.
     public var maxConcurrent = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// `max-queue`: the most requests waiting for one of those places; beyond it 503 with

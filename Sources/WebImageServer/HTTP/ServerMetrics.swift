@@ -5,7 +5,7 @@ import WebImageCore
 /// The server's Prometheus metrics, all named `webimage_serve_*`, in the text format of
 /// `GET /metrics`: requests by status, a latency histogram, results by cache tier, origin
 /// fetches, revalidations of stale originals by outcome, coalesced requests, bytes in and
-/// out, the queue depth and overload refusals.
+/// out, the queue depth, overload refusals and failures of the result cache's disk or Redis tier.
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     let duration: DurationHistogram
@@ -14,6 +14,8 @@ public final class ServerMetrics: Sendable {
     let bytesIn: Counter
     let bytesOut: Counter
     let overloadRefusals: Counter
+    let resultCacheFailures: Counter
+    let fleetWaits: Counter
     private let queueGauge: Gauge
     private let processingGauge: Gauge
     private let gateReader = Mutex<(@Sendable () -> (queued: Int, processing: Int))?>(nil)
@@ -42,6 +44,15 @@ public final class ServerMetrics: Sendable {
         overloadRefusals = registry.makeCounter(
             descriptor: Self.name(
                 "overload_refusals", "total", "Requests answered 503 because the queue was full"))
+        resultCacheFailures = registry.makeCounter(
+            descriptor: Self.name(
+                "result_cache_failures", "total",
+                "Reads (served as misses) and writes (dropped) of the result cache's disk or Redis tier that failed"))
+        fleetWaits = registry.makeCounter(
+            descriptor: Self.name(
+                "fleet_waits", "total",
+                "Misses answered with the result another instance made while this one waited behind its lease in Redis"
+            ))
         queueGauge = registry.makeGauge(
             descriptor: Self.name("queue_depth", "", "Requests waiting for a place to be processed"))
         processingGauge = registry.makeGauge(

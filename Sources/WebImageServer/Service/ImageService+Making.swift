@@ -48,9 +48,10 @@ extension ImageService {
             bytes: bytes, contentType: format.mimeType, lastModified: Int64(Date().timeIntervalSince1970))
         do {
             try await results.store(served, forKey: key)
-        } catch {
+        } catch  where error.kind != .ioError && error.kind != .timedOut {
+            // A server that does not answer is logged once per outage by its plugin and counted in the metrics.
             logger.warning("cannot keep a result: \(error)")
-        }
+        } catch {}
         return served
     }
 
@@ -116,8 +117,12 @@ extension ImageService {
     }
 
     /// The result tiers: the `memory` plugin with ``ImageServerConfiguration/resultMemoryBytes``,
-    /// and the `disk` plugin in the namespace `results` or, with a Redis URL, the `redis` plugin.
-    static func makeResultCache(_ configuration: ImageServerConfiguration, host: PluginHost) throws -> ResultCache {
+    /// and the `disk` plugin in the namespace `results` or, with a Redis URL, the `redis` plugin;
+    /// `tierFailed` is told of each failed read or write of the latter (``ResultCache/tierFailed``).
+    static func makeResultCache(
+        _ configuration: ImageServerConfiguration, host: PluginHost,
+        tierFailed: @escaping @Sendable (CacheError) -> Void
+    ) throws -> ResultCache {
         var memoryOptions = CacheConfiguration()
         memoryOptions["max-cost"] = String(configuration.resultMemoryBytes)
         let memory = try host.adapter(PluginMemoryCacheBackend.self, named: "memory").make(memoryOptions)
@@ -127,9 +132,10 @@ extension ImageService {
         if let redisURL = configuration.redisURL {
             cache.diskPlugin = "redis"
             cache.extraDiskOptions["url"] = redisURL
+            cache.extraDiskOptions["timeout-ms"] = String(max(1, Int((configuration.redisTimeout * 1000).rounded())))
         }
         let disk = try host.adapter(PluginDiskCacheBackend.self, named: cache.diskPlugin).open(cache.diskOptions)
-        return ResultCache(memory: memory, disk: disk)
+        return ResultCache(memory: memory, disk: disk, tierFailed: tierFailed)
     }
 
     /// The signer of the configured key pairs; nil with `allow-unsigned` and no key.

@@ -47,14 +47,17 @@ public final class ImageService: Sendable {
         } catch {
             throw ImageServerConfigurationError(error.message)
         }
+        let metrics = ServerMetrics()
+        self.metrics = metrics
         do {
             manager = try ImageManager(host: host, configuration: Self.managerConfiguration(configuration))
-            results = try Self.makeResultCache(configuration, host: host)
+            results = try Self.makeResultCache(configuration, host: host) { _ in
+                metrics.resultCacheFailures.increment()
+            }
         } catch {
             throw ImageServerConfigurationError("cannot open the caches: \(error)")
         }
         admission = AdmissionGate(width: configuration.maxConcurrent, queueLimit: configuration.maxQueue)
-        metrics = ServerMetrics()
         metrics.gateState = { [admission] in (admission.queueDepth, admission.runningCount) }
     }
 
@@ -147,7 +150,7 @@ public final class ImageService: Sendable {
             (served, tier) = (hit, hitTier)
         } else {
             let (made, joined) = try await shared.value(forKey: key) {
-                try await self.admission.run { try await self.make(processing, plan: plan, target: target, key: key) }
+                try await self.makeOnce(processing, plan: plan, target: target, key: key)
             }
             if joined { metrics.coalescedRequests.increment() }
             (served, tier) = (made, .miss)

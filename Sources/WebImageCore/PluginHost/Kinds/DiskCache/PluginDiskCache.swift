@@ -18,6 +18,9 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
     private let threadSafe: Bool
     /// The failed calls so far and the first of them.
     private let failures = TrackedMutex<(count: Int, first: CacheError?)>((0, nil))
+    /// The table's fields its `struct_size` covers, those after it zero (NULL): the optional
+    /// functions appended since the first tables (`claim`, `release`) are read from here.
+    private let covered: webimage_disk_cache
 
     /// Bytes of the buffer a path is written into.
     static let pathCapacity = 4096
@@ -26,6 +29,7 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
         self.backend = backend
         self.instance = instance
         threadSafe = backend.table.pointee.flags & WEBIMAGE_CACHE_THREAD_SAFE != 0
+        covered = ABIStruct.read(backend.table)
     }
 
     deinit { backend.table.pointee.close?(instance) }
@@ -172,6 +176,43 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
                 }
             }
             return status == WEBIMAGE_STATUS_OK ? String(cString: buffer.baseAddress!) : nil
+        }
+    }
+
+    /// Whether the backend takes leases (``claim(_:for:)``): its table has `claim` and
+    /// `release` within its `struct_size` (the `redis` plugin has them, the `disk` plugin not).
+    public var takesLeases: Bool { covered.claim != nil && covered.release != nil }
+
+    /// Takes the lease of `key` for `duration` (rounded up to whole milliseconds, at least 1)
+    /// when no one holds it, in one atomic step for every process sharing the backend: how
+    /// identical work is done once across processes. A lease ends with ``release(_:)`` or when
+    /// its time runs out (its holder died); it is not an entry.
+    /// - Returns: true when this call took the lease, false when another holder has it.
+    /// - Throws: ``CacheError`` `.unsupportedOperation` when the backend takes no leases
+    ///   (``takesLeases``); the backend's error otherwise (counted, see ``failureCount``).
+    public func claim(_ key: String, for duration: Duration) throws(CacheError) -> Bool {
+        guard let claim = covered.claim, covered.release != nil else {
+            throw CacheError(.unsupportedOperation, "\(backend.pluginName): this cache takes no leases")
+        }
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        var claimed = false
+        try call("claim") { error in
+            withCacheKey(key) { claim(instance, $0, $1, UInt64(milliseconds), &claimed, error) }
+        }
+        return claimed
+    }
+
+    /// Ends the lease of `key` when this cache still holds it; nothing when it does not (its
+    /// time ran out and another holder took it).
+    /// - Throws: ``CacheError`` `.unsupportedOperation` when the backend takes no leases; the
+    ///   backend's error otherwise (counted).
+    public func release(_ key: String) throws(CacheError) {
+        guard let release = covered.release, covered.claim != nil else {
+            throw CacheError(.unsupportedOperation, "\(backend.pluginName): this cache takes no leases")
+        }
+        try call("release") { error in
+            withCacheKey(key) { release(instance, $0, $1, error) }
         }
     }
 

@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `webimage serve --redis-url` instances started by the tests on 127.0.0.1 with a real
+/// `redis-server` and an origin nginx, both started by the tests too.
+@Suite("webimage serve on Redis")
+struct RedisFleetTests {
+    /// The arguments of an instance on `redis`, with Redis commands allowed `timeout` seconds
+    /// (2 s unless told: not the default 50 ms, which a loaded test machine can exceed while
+    /// Redis is up).
+    static func arguments(_ redis: RedisServer, timeout: String = "2") -> [String] {
+        ["--allow-unsigned", "--allow-private-sources", "--redis-url", redis.url, "--redis-timeout", timeout]
+    }
+
+    /// Waits up to 30 seconds (the health answer is kept 5 s, the plugin's back-off is at most
+    /// 5 s) for `/health` to answer 200 with a body starting with `prefix`; the last answer.
+    static func waitForHealth(_ server: ImageServerProcess, startingWith prefix: String) throws -> HTTPExchange {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var health = try HTTPExchange.send(server.baseURL + "/health")
+        while !(health.status == 200 && health.text.hasPrefix(prefix)) && ContinuousClock.now < deadline {
+            usleep(100_000)
+            health = try HTTPExchange.send(server.baseURL + "/health")
+        }
+        return health
+    }
+
+    @Test(
+        "Redis killed then restarted during a run: every request succeeds, failures counted, /health degraded then ok, Redis used again"
+    )
+    func redisOutage() async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            let server = try ImageServerProcess(Self.arguments(redis))
+            let path = { (n: Int) in "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg%3Fn=\(n)@png" }
+            let url = { (n: Int) in server.baseURL + path(n) }
+            var answers: [HTTPExchange] = []
+            for n in 0..<5 { answers.append(try HTTPExchange.send(url(n))) }
+            #expect(try Self.waitForHealth(server, startingWith: "ok").text == "ok\n")
+            let before = ImageServerTests.metric(
+                try HTTPExchange.send(server.baseURL + "/metrics").text, "webimage_serve_result_cache_failures_total")
+            #expect(before == 0)
+
+            redis.stop()
+            // New images (misses, looked up and stored in Redis) and repeats (memory hits) while Redis is down.
+            for n in 5..<15 { answers.append(try HTTPExchange.send(url(n))) }
+            for n in 0..<15 { answers.append(try HTTPExchange.send(url(n))) }
+            let degraded = try Self.waitForHealth(server, startingWith: "degraded: ")
+            #expect(degraded.status == 200)
+            #expect(
+                degraded.text.hasPrefix("degraded: redis cache 127.0.0.1:\(redis.port) does not answer: ")
+                    && degraded.text.hasSuffix("\n"))
+            let failures = ImageServerTests.metric(
+                try HTTPExchange.send(server.baseURL + "/metrics").text, "webimage_serve_result_cache_failures_total")
+            #expect((failures ?? 0) >= 1)
+
+            try redis.start()
+            #expect(try Self.waitForHealth(server, startingWith: "ok").text == "ok\n")
+            // The restarted Redis is empty: a new result is written to it again, with no restart of the instance.
+            answers.append(try HTTPExchange.send(url(100)))
+            #expect(try redis.command(["--scan", "--pattern", "results:*n=100*"]).contains("n=100"))
+            #expect(answers.count == 31)
+            #expect(answers.allSatisfy { $0.status == 200 })
+            for answer in answers { #expect(try ImageServerTests.probe(answer.body, server: server).0 == 30) }
+            // Another instance finds that result in Redis.
+            let other = try ImageServerProcess(Self.arguments(redis))
+            let shared = try HTTPExchange.send(other.baseURL + path(100))
+            #expect(shared.headers["server-timing"]?.hasPrefix("cache;desc=disk") == true)
+            #expect(shared.body == answers.last?.body)
+            #expect(!server.standardError.contains("cannot keep a result"))
+        }
+    }
+
+    @Test(
+        "a frozen Redis (SIGSTOP): requests succeed past its timeout, /health says degraded, then ok once it runs again"
+    )
+    func frozenRedis() async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            let server = try ImageServerProcess(Self.arguments(redis, timeout: "0.5"))
+            let path = { (n: Int) in "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg%3Fn=\(n)@png" }
+            #expect(try HTTPExchange.send(server.baseURL + path(0)).status == 200)
+            #expect(try Self.waitForHealth(server, startingWith: "ok").text == "ok\n")
+            redis.pause()
+            defer { redis.resume() }
+            // Connections stay open and get no answer: each command waits for the timeout, then
+            // the plugin's back-off lets the requests after it go on without Redis at once.
+            var answers: [HTTPExchange] = []
+            for n in 1...10 { answers.append(try HTTPExchange.send(server.baseURL + path(n), within: .seconds(60))) }
+            #expect(answers.allSatisfy { $0.status == 200 })
+            let degraded = try Self.waitForHealth(server, startingWith: "degraded: ")
+            #expect(degraded.status == 200)
+            #expect(degraded.text.hasPrefix("degraded: redis cache 127.0.0.1:\(redis.port) does not answer: "))
+            let failures = ImageServerTests.metric(
+                try HTTPExchange.send(server.baseURL + "/metrics").text, "webimage_serve_result_cache_failures_total")
+            #expect((failures ?? 0) >= 1)
+            redis.resume()
+            #expect(try Self.waitForHealth(server, startingWith: "ok").text == "ok\n")
+            let after = try HTTPExchange.send(server.baseURL + path(11))
+            #expect(after.status == 200, "\(after.text) \(server.standardError)")
+            #expect(try redis.command(["--scan", "--pattern", "results:*n=11*"]).contains("n=11"))
+        }
+    }
+
+    /// Three instances on `redis`, each with `extra` arguments.
+    static func fleet(_ redis: RedisServer, _ extra: [String] = []) throws -> [ImageServerProcess] {
+        try (0..<3).map { _ in try ImageServerProcess(arguments(redis) + extra) }
+    }
+
+    @Test("100 identical requests at once over three instances: one origin request, the same bytes everywhere")
+    func fleetCoalescing() async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            let fleet = try Self.fleet(redis)
+            // 1 KB at 300 bytes a second: the source takes seconds, so every request arrives while it loads.
+            let path = "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=300@png"
+            let answers = try TemporaryDirectory()
+            let output = try ChildProcess.output(
+                of: "/usr/bin/curl",
+                ["-s", "--parallel", "--parallel-immediate", "--parallel-max", "100", "-w", "%{http_code}\n"]
+                    + (0..<100).flatMap { ["-o", answers.file("\($0)"), fleet[$0 % 3].baseURL + path] })
+            let statuses = String(decoding: output, as: UTF8.self).split(separator: "\n")
+            #expect(statuses.count == 100)
+            #expect(statuses.allSatisfy { $0 == "200" })
+            #expect(ImageServerTests.originRequests(origin, "/slow/photo.jpg") == 1)
+            let bodies = try (0..<100).map { try Data(contentsOf: URL(fileURLWithPath: answers.file("\($0)"))) }
+            #expect(Set(bodies).count == 1)
+            #expect(try ImageServerTests.probe(Array(bodies[0]), server: fleet[0]).0 == 30)
+            // One instance fetched it; the other two waited for it behind the lease.
+            let metrics = try fleet.map { try HTTPExchange.send($0.baseURL + "/metrics").text }
+            let fetches = metrics.map { ImageServerTests.metric($0, "webimage_serve_origin_fetches_total") ?? 0 }
+            #expect(fetches.sorted() == [0, 0, 1])
+            let waits = metrics.map { ImageServerTests.metric($0, "webimage_serve_fleet_waits_total") ?? 0 }
+            #expect(waits.sorted() == [0, 1, 1])
+            // The lease ended with the work.
+            #expect(try redis.command(["--scan", "--pattern", "lease:*"]) == "")
+        }
+    }
+
+    @Test("the leader killed with SIGKILL while the others wait: one of them takes the lease over once it ends")
+    func leaderKilled() async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            // A lease of 8 s (the source timeout); the source takes about 3 s at 350 bytes a second.
+            let fleet = try Self.fleet(redis, ["--source-timeout", "8"])
+            let path = "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=350@png"
+            let leader = Thread { _ = try? HTTPExchange.send(fleet[0].baseURL + path) }
+            leader.start()
+            #expect(try ImageServerTests.waitForMetric(fleet[0], "webimage_serve_processing", 1))
+            #expect(try redis.command(["--scan", "--pattern", "lease:*"]).hasPrefix("\"lease:results:"))
+            let answers = Mutex<[Int: HTTPExchange]>([:])
+            let followers = (1...2).map { index in
+                Thread {
+                    let answer = try? HTTPExchange.send(fleet[index].baseURL + path, within: .seconds(60))
+                    answers.withLock { $0[index] = answer }
+                }
+            }
+            for follower in followers { follower.start() }
+            usleep(500_000)
+            #expect(fleet[0].stop(signal: SIGKILL) != 0)
+            let deadline = ContinuousClock.now + .seconds(90)
+            while answers.withLock({ $0.count }) < 2 && ContinuousClock.now < deadline { usleep(50_000) }
+            let finished = answers.withLock { $0 }
+            #expect(finished[1]?.status == 200)
+            #expect(finished[2]?.status == 200)
+            #expect(finished[1]?.body == finished[2]?.body)
+            #expect(try ImageServerTests.probe(finished[1]?.body ?? [], server: fleet[1]).0 == 30)
+            // The killed leader's request and the one of the follower that took over (waiting
+            // 3 seconds for one more to show in nginx's log); the other follower waited for it.
+            let fetches = origin.requests(matching: "/slow/photo.jpg", atLeast: 3, within: .seconds(3))
+            #expect(fetches.count == 2)
+            let waits = try (1...2).map {
+                ImageServerTests.metric(
+                    try HTTPExchange.send(fleet[$0].baseURL + "/metrics").text, "webimage_serve_fleet_waits_total") ?? 0
+            }
+            #expect(waits.sorted() == [0, 1])
+        }
+    }
+}
