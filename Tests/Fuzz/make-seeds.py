@@ -7,9 +7,9 @@ Each file is an input that once broke (or could break) a decoder, kept so that
 - PNG (PNGFastFuzz, APNGFuzz): a 69-byte PNG declaring 2147483647 x 135 pixels.
 - GIF (GIFFuzz): 100 frames on a 9999 x 9999 screen, and the same file cut in its 10th frame.
 - WebP (WebPFuzz): 1,000 frames of 1 x 1 pixel on a 9999 x 9999 canvas.
-- JPEG (JPEGDCFuzz): a Huffman table with an all-ones code, and chroma quantisers of 16
-  (the two differences found by the DC fuzzer), both from `cjpeg -quality 95` of a
-  203 x 157 noisy picture.
+- JPEG (JPEGDCFuzz): a Huffman table with an all-ones code, chroma quantisers of 16, and a
+  progressive file with a restart marker where none is due (the three differences found
+  by the DC fuzzer), all from `cjpeg -quality 95` of a 203 x 157 noisy picture.
 - HEIF (HEIFFuzz): an ftyp box with nothing after it, and one whose meta box claims more
   bytes than the file has.
 
@@ -70,7 +70,7 @@ def many_frame_webp(frames):
     return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
-def noisy_jpeg():
+def noisy_jpeg(options=()):
     generator = random.Random(1)
     width, height = 203, 157
     pixels = bytearray(b"P6\n%d %d\n255\n" % (width, height))
@@ -83,7 +83,7 @@ def noisy_jpeg():
     with tempfile.NamedTemporaryFile(suffix=".ppm") as picture:
         picture.write(pixels)
         picture.flush()
-        return bytearray(subprocess.run(["cjpeg", "-quality", "95", picture.name], check=True, capture_output=True).stdout)
+        return bytearray(subprocess.run(["cjpeg", "-quality", "95", *options, picture.name], check=True, capture_output=True).stdout)
 
 
 def jpeg_segments(data):
@@ -118,6 +118,18 @@ def strong_chroma_jpeg():
     return bytes(data)
 
 
+def stray_restart_jpeg():
+    """A progressive 4:2:0 file with a restart marker every 3 MCUs, and one more marker at the start
+    of the last interval of its Cb AC refinement (the 9th scan, the last the 1/8 scale reads)."""
+    data = noisy_jpeg(["-progressive", "-sample", "2x2", "-restart", "3B"])
+    scans = [index for index in range(len(data) - 1) if data[index] == 0xFF and data[index + 1] == 0xDA]
+    start = scans[8] + 2 + (data[scans[8] + 2] << 8 | data[scans[8] + 3])
+    restarts = [index for index in range(start, scans[9] - 1) if data[index] == 0xFF and 0xD0 <= data[index + 1] <= 0xD7]
+    position = restarts[-1] + 2
+    data[position:position] = bytes([0xFF, 0xD0 + len(restarts) % 8])
+    return bytes(data)
+
+
 def heif_box(kind, body, claimed=None):
     return struct.pack(">I", claimed if claimed is not None else 8 + len(body)) + kind + body
 
@@ -132,6 +144,7 @@ def main():
     write("WebPFuzz", "canvas-9999x9999-1000-frames.webp", many_frame_webp(1000))
     write("JPEGDCFuzz", "huffman-all-ones-code.jpg", bogus_huffman_jpeg())
     write("JPEGDCFuzz", "chroma-quantisers-16.jpg", strong_chroma_jpeg())
+    write("JPEGDCFuzz", "progressive-420-stray-restart-marker.jpg", stray_restart_jpeg())
     ftyp = heif_box(b"ftyp", b"heic\0\0\0\0mif1heic")
     write("HEIFFuzz", "ftyp-only.heic", ftyp)
     write("HEIFFuzz", "meta-longer-than-file.heic", ftyp + heif_box(b"meta", b"\0\0\0\0", claimed=4096))

@@ -160,6 +160,33 @@ import WebImageTestSupport
         #expect(fastDecodes > 0, "some damage lies in scans the thumbnail does not read")
     }
 
+    /// A restart marker the units do not expect, in the last scan the thumbnail reads (the Cb AC
+    /// refinement, 9th of cjpeg's 10): at the start of the last restart interval, or anywhere in a scan
+    /// without restarts. libjpeg stops reading at the marker and decodes the rest of the scan
+    /// from zero bits; the DC path would read across it, so it leaves such files to libjpeg
+    /// (found by Tests/Fuzz/JPEGDCFuzz: one pixel's blue was 2 apart).
+    @Test(arguments: [["-restart", "3B"], []])
+    func aStrayRestartMarkerGivesLibjpegsAnswer(options: [String]) throws {
+        let original = try Cjpeg.encode(width: 203, height: 157, options: ["-progressive", "-sample", "2x2"] + options)
+        let sos = JPEGProgressiveScaleTests.scanStarts(original)
+        try #require(sos.count == 10)
+        let start = sos[8] + 2 + (Int(original[sos[8] + 2]) << 8 | Int(original[sos[8] + 3]))
+        let restarts = (start..<(sos[9] - 1)).filter {
+            original[$0] == 0xFF && (0xD0...0xD7).contains(original[$0 + 1])
+        }
+        #expect(restarts.isEmpty == options.isEmpty)
+        var position = restarts.last.map { $0 + 2 } ?? (start + sos[9]) / 2
+        if original[position - 1] == 0xFF { position += 1 }
+        var bytes = original
+        bytes.insert(contentsOf: [0xFF, UInt8(0xD0 + restarts.count % 8)], at: position)
+
+        let (fast, reference) = bothWays(bytes)
+        #expect(reference.status == WEBIMAGE_STATUS_OK)
+        #expect(JPEGEighthScaleTests.differences(reference, bothWays(original).reference) > 0, "the marker matters")
+        #expect(fast.route == JPEG_SHIM_DC_NOT_USED)
+        #expect(JPEGEighthScaleTests.differences(fast.result, reference) == 0)
+    }
+
     /// Damaged copies of a large 4:2:0 file, whose DC and AC scans go to two threads: a bad
     /// code or a cut in either thread's scans stops both and gives libjpeg's answer.
     @Test func damagedLargeFilesGiveLibjpegsAnswer() throws {

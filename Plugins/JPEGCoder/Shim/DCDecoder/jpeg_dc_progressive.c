@@ -405,6 +405,17 @@ static inline int decode_ac_refine(bit_reader *reader, const jpeg_dc_huffman *ta
 }
 
 /**
+ * Whether a scan of `units` units used its data as libjpeg does: every restart marker the
+ * data has is one the units expect, and the last unit ends in the data's last byte. libjpeg
+ * stops at any marker, so a unit reading across one left over (or across the end) decodes
+ * differently there; such a scan is left to libjpeg.
+ */
+static int ended_cleanly(const bit_reader *reader, const jpeg_dc_stream *stream, uint32_t interval, uint64_t units) {
+    uint64_t expected_restarts = interval == 0 ? 0 : (units - 1) / interval;
+    return stream->restart_count == expected_restarts && (bit_position(reader) + 7) / 8 == stream->size;
+}
+
+/**
  * At a restart marker's place (every `interval` units from the scan's start), moves the
  * reader past it and resets the predictions; 0 when the marker is not where it must be.
  */
@@ -461,7 +472,7 @@ static inline __attribute__((always_inline)) int decode_dc_scan(const progressiv
             if (bit_position(&reader) > end_bit) return 0;
         }
     }
-    return 1;
+    return ended_cleanly(&reader, stream, planned->restart_interval, unit);
 }
 
 /**
@@ -512,7 +523,7 @@ static inline __attribute__((always_inline)) int decode_ac_scan(const scan_worke
         if (!decoded || bit_position(&reader) > end_bit) return 0;
         if (planned->folds && !fold_block(plan, component, block, record)) return 0;
     }
-    return 1;
+    return ended_cleanly(&reader, stream, planned->restart_interval, units);
 }
 
 /** Decodes one scan's unstuffed data, with its restart markers; 0 on any irregularity. */
