@@ -20,12 +20,12 @@ struct BundledPlugin {
     var product: String { "WebImage\(name)" }
 
     /// What the logic and entry targets export the plugin with, so that the `.so` links only
-    /// that: caches and loaders are C tables, which `WebImagePluginDescriptor` publishes over the
-    /// C ABI alone; coders are written in Swift against the core's coder protocol and image
-    /// types, which `WebImagePluginKit` and the core still share (issue #24).
+    /// that (issue #24): caches and loaders are C tables, which `WebImagePluginDescriptor`
+    /// publishes over the C ABI alone; coders are written in Swift against the coder protocol
+    /// and image types of `WebImageCoding`, which `WebImagePluginKit` exports over the C ABI.
     var kit: Target.Dependency { kind == "Coder" ? "WebImagePluginKit" : "WebImagePluginDescriptor" }
-    /// The logic's Swift dependency: the core for coders, the descriptor module otherwise.
-    var logicKit: Target.Dependency { kind == "Coder" ? "WebImageCore" : "WebImagePluginDescriptor" }
+    /// The logic's Swift dependency: `WebImageCoding` for coders, the descriptor module otherwise.
+    var logicKit: Target.Dependency { kind == "Coder" ? "WebImageCoding" : "WebImagePluginDescriptor" }
 
     var targets: [Target] {
         [
@@ -88,15 +88,19 @@ let coreTargets: [Target] = [
     .target(name: "CWebImageImaging"),
     // The plugin descriptor's builder over the C ABI alone: what a cache or loader plugin links.
     .target(name: "WebImagePluginDescriptor", dependencies: ["CWebImagePlugin"]),
+    // The coder protocol, image and pixel types, and the C-ABI helpers that coders use: what a
+    // coder plugin links instead of the core, which re-exports it.
+    .target(name: "WebImageCoding", dependencies: ["CWebImagePlugin"]),
     .target(
         name: "WebImageCore",
         dependencies: [
-            "CWebImagePlugin", "WebImagePluginDescriptor", "CWebImageIsolation", "CWebImageImaging",
+            "CWebImagePlugin", "WebImagePluginDescriptor", "WebImageCoding", "CWebImageIsolation", "CWebImageImaging",
             "WebImagePluginManifests",
             .product(name: "Logging", package: "swift-log"),
         ]),
     .executableTarget(name: "WebImagePluginWorker", dependencies: ["WebImageCore"]),
-    .target(name: "WebImagePluginKit", dependencies: ["WebImageCore", "CWebImagePlugin", "WebImagePluginDescriptor"]),
+    .target(
+        name: "WebImagePluginKit", dependencies: ["WebImageCoding", "CWebImagePlugin", "WebImagePluginDescriptor"]),
     .target(name: "WebImageCoderVerifier", dependencies: ["WebImageCore"]),
     .target(name: "WebImageTestSupport", dependencies: ["WebImageCore"], path: "Tests/WebImageTestSupport"),
     .target(
@@ -181,6 +185,7 @@ let package = Package(
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImagePluginKit", targets: ["WebImagePluginKit"]),
         .library(name: "WebImagePluginDescriptor", targets: ["WebImagePluginDescriptor"]),
+        .library(name: "WebImageCoding", targets: ["WebImageCoding"]),
         .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),

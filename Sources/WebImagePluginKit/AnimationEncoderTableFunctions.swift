@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 /// The frame-by-frame animation encoding functions of an exported coder table. The opaque
 /// `webimage_animation_encoder` is a retained ``EncoderBox``.

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 /// The animation functions of an exported coder table. The opaque `webimage_animation`
 /// is a retained ``AnimationBox``.

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 #if canImport(Glibc)
     import Glibc

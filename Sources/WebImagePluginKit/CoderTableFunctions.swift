@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 /// The C functions of an exported coder table. Each finds the coder through
 /// ``ExportedCoder/installed``; C function pointers cannot capture context.

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 /// The one coder a plugin library exports, with the host it was given.
 struct ExportedCoder: Sendable {

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 /// The transformers a plugin library exports, with the host's allocator for their output.
 struct ExportedTransformers: Sendable {

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 extension PixelAllocator {
     /// The host's allocator, for pixels that cross the ABI back to the host without a copy.

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 /// The incremental-decoding functions of an exported coder table. The opaque
 /// `webimage_incremental_decoder` is a retained ``IncrementalBox``.

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 @_exported import WebImagePluginDescriptor
 
 extension PluginDescriptorBuilder {

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import WebImageCore
+import WebImageCoding
 
 /// Runs `body`, turning a thrown error into a status code and message.
 func reportingErrors(_ error: UnsafeMutablePointer<webimage_error>, _ body: () throws -> Void) -> webimage_status {

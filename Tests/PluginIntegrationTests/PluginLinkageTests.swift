@@ -3,12 +3,16 @@ import Testing
 import WebImageTestSupport
 
 /// What the bundled plugin libraries link (issue #24): a cache or loader library links the C
-/// ABI and `WebImagePluginDescriptor`, not the core, so the core's symbols are not in it.
+/// ABI and `WebImagePluginDescriptor`, a coder library `WebImageCoding` and
+/// `WebImagePluginKit` besides; none links the core, so the core's symbols are not in it.
 @Suite struct PluginLinkageTests {
     /// The libraries whose tables are written in C.
     static let cTableLibraries = [
         "libWebImageMemory.so", "libWebImageDisk.so", "libWebImageRedis.so", "libWebImageCurl.so",
     ]
+
+    /// The coder libraries, with the plugin name their logic and entry modules start with.
+    static let coderLibraries = ["PNG", "JPEG", "GIF", "WebP", "HEIF"]
 
     /// The type descriptor of the core's `PluginHost`, present in every library that links the core.
     static let coreSymbol = "$s12WebImageCore10PluginHostCMn"
@@ -19,5 +23,35 @@ import WebImageTestSupport
         let handle = try #require(dlopen(path, RTLD_NOW | RTLD_LOCAL))
         #expect(dlsym(handle, "webimage_plugin_entry") != nil)
         #expect(dlsym(handle, Self.coreSymbol) == nil)
+    }
+
+    /// A coder library defines Swift symbols of exactly its own logic and entry modules,
+    /// `WebImageCoding`, `WebImagePluginKit` and `WebImagePluginDescriptor` (no pipeline, plugin
+    /// host, supervisor or worker: those are the core's), and needs none of the core's.
+    @Test(arguments: coderLibraries) func coderLibraryLinksOnlyTheCodingModules(name: String) async throws {
+        let path = try BuildProducts.library("libWebImage\(name).so").path
+        let defined = try await onOwnThread { try Self.swiftModules(in: path, ["--defined-only"]) }
+        let needed = try await onOwnThread { try Self.swiftModules(in: path, ["--undefined-only"]) }
+        #expect(
+            defined == [
+                "\(name)Coder", "\(name)CoderEntry", "WebImageCoding", "WebImagePluginKit", "WebImagePluginDescriptor",
+            ])
+        #expect(!needed.contains("WebImageCore"))
+        let handle = try #require(dlopen(path, RTLD_NOW | RTLD_LOCAL))
+        #expect(dlsym(handle, "webimage_plugin_entry") != nil)
+    }
+
+    /// The modules of the Swift symbols (`$s<length><module>...`) in the dynamic symbol table
+    /// of the library at `path`, as `nm -D` lists them with `options`.
+    static func swiftModules(in path: String, _ options: [String]) throws -> Set<String> {
+        let listing = try ChildProcess.output(of: "/usr/bin/nm", ["-D", "-j"] + options + [path])
+        var modules: Set<String> = []
+        for line in String(decoding: listing, as: UTF8.self).split(separator: "\n") where line.hasPrefix("$s") {
+            let mangled = line.dropFirst(2)
+            let digits = mangled.prefix { $0.isASCII && $0.isNumber }
+            guard let length = Int(digits), length > 0 else { continue }
+            modules.insert(String(mangled.dropFirst(digits.count).prefix(length)))
+        }
+        return modules
     }
 }

@@ -1,5 +1,5 @@
 import CGIFShim
-import WebImageCore
+import WebImageCoding
 
 /// A GIF encoded frame by frame: giflib quantises and writes each frame as it is added, so
 /// the caller holds one frame at a time. The file grows in the shim's memory and is copied

@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 /// An open GIF animation: frames decoded lazily by index, each a fully composited canvas.
 /// Only the canvas of the last decoded frame is kept, so going forward is cheapest.

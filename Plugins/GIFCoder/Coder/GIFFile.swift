@@ -1,5 +1,5 @@
 import CGIFShim
-import WebImageCore
+import WebImageCoding
 
 /// A GIF opened by the shim over bytes it reads in place: the frame table and the canvas of
 /// the last frame composited (frames decode fastest in order).

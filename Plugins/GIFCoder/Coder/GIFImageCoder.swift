@@ -1,5 +1,5 @@
 import CGIFShim
-import WebImageCore
+import WebImageCoding
 
 /// GIF through giflib: static and animated, composited as browsers show them (disposal
 /// none / background / previous, transparency, interlacing, local colour tables, frames

@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 /// An incremental GIF decode: the bytes so far are scanned again after each append (cheap:
 /// no LZW decoding), and the first frame is shown as soon as it is complete.

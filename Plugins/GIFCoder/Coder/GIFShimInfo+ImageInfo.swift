@@ -1,5 +1,5 @@
 import CGIFShim
-import WebImageCore
+import WebImageCoding
 
 extension gif_shim_info {
     /// The scan's findings as ``ImageInfo``.

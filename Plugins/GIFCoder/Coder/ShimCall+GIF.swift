@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 extension ShimCall {
     /// How the GIF shim's failures read: "truncated GIF: ...", "corrupt GIF: ...", and

@@ -1,5 +1,5 @@
 import CHEIFShim
-import WebImageCore
+import WebImageCoding
 
 /// HEIC and AVIF through libheif: the primary image with alpha, rotation and mirroring
 /// applied as the file says (so the orientation is always `.up`), 10- and 12-bit sources as

@@ -1,5 +1,5 @@
 import CHEIFShim
-import WebImageCore
+import WebImageCoding
 
 extension heif_shim_info {
     /// The format name: `avif` for AV1 files, `heic` for the rest of the family.

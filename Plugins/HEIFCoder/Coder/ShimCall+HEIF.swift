@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 extension ShimCall {
     /// How the HEIF shim's failures read: "truncated HEIF: ...", "corrupt HEIF: ...", and

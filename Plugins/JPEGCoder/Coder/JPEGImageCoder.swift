@@ -1,5 +1,5 @@
 import CJPEGShim
-import WebImageCore
+import WebImageCoding
 
 /// JPEG through libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK; EXIF
 /// orientation reported (the host applies it); thumbnails by DCT scaling; incremental

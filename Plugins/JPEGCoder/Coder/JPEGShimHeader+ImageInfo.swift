@@ -1,5 +1,5 @@
 import CJPEGShim
-import WebImageCore
+import WebImageCoding
 
 extension jpeg_shim_header {
     /// The header as ``ImageInfo``.

@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 extension ShimCall {
     /// How the JPEG shim's failures read: "truncated JPEG: ...", "corrupt JPEG: ...", and

@@ -1,5 +1,5 @@
 import CJPEGShim
-import WebImageCore
+import WebImageCoding
 
 extension ShimIncrementalDecoder {
     /// An incremental JPEG decode: the rows so far for sequential files, the image as of the

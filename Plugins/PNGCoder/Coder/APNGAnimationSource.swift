@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 /// An open APNG: frames decoded lazily by index (each through libpng as a standalone PNG)
 /// and composited onto a canvas with the frames' dispose and blend operations. Only the

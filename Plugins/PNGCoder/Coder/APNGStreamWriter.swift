@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 /// An APNG written frame by frame: each frame is encoded by libpng as it is added and its
 /// image data moved into the animation (as ``APNGWriter`` does), so the caller holds one

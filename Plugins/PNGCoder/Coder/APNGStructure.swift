@@ -1,5 +1,5 @@
 import CPNGShim
-import WebImageCore
+import WebImageCoding
 
 /// The animation inside an APNG file (`acTL`, `fcTL`, `fdAT` chunks), read without
 /// decompressing anything. Debian's libpng has no APNG support, so each frame is handed to

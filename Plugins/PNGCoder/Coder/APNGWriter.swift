@@ -1,5 +1,5 @@
 import CPNGShim
-import WebImageCore
+import WebImageCoding
 
 /// Writes an APNG: every frame is encoded by libpng as a whole PNG, and its image data is
 /// moved into the animation (IDAT for the first frame, which is also the default image,

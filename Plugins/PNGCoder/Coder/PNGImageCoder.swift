@@ -1,5 +1,5 @@
 import CPNGShim
-import WebImageCore
+import WebImageCoding
 
 /// PNG through libpng: every colour type and bit depth, Adam7, tRNS; RGBA16 for 16-bit
 /// sources when asked; thumbnails by row streaming; incremental decoding; encoding.

@@ -1,5 +1,5 @@
 import CPNGShim
-import WebImageCore
+import WebImageCoding
 
 extension png_shim_header {
     /// The header as ``ImageInfo``.

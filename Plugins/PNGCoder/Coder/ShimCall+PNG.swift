@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 extension ShimCall {
     /// How the PNG shim's failures read: "truncated PNG: ...", "corrupt PNG: ...", and

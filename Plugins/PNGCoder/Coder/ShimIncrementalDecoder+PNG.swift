@@ -1,5 +1,5 @@
 import CPNGShim
-import WebImageCore
+import WebImageCoding
 
 extension ShimIncrementalDecoder {
     /// An incremental PNG decode on libpng's progressive reader: rows appear as their bytes

@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 /// A still PNG seen as a one-frame animation.
 final class StillImageAnimation: AnimatedImageSource {

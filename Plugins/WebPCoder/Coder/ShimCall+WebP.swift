@@ -1,4 +1,4 @@
-import WebImageCore
+import WebImageCoding
 
 extension ShimCall {
     /// How the WebP shim's failures read: "truncated WebP: ...", "corrupt WebP: ...", and

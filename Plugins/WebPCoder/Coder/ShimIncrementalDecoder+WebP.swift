@@ -1,5 +1,5 @@
 import CWebPShim
-import WebImageCore
+import WebImageCoding
 
 extension ShimIncrementalDecoder {
     /// An incremental WebP decode on libwebp's `WebPIDecoder`: the rows so far (the rest

@@ -1,5 +1,5 @@
 import CWebPShim
-import WebImageCore
+import WebImageCoding
 
 /// A WebP animation encoded frame by frame on libwebp's `WebPAnimEncoder` (which keeps the
 /// previous canvases to choose each frame's encoding, never every frame), so the caller

@@ -1,5 +1,5 @@
 import CWebPShim
-import WebImageCore
+import WebImageCoding
 
 /// An open WebP animation. Frames are decoded forward from the last one asked for; an
 /// earlier frame starts again from the first. Only the canvas after the last frame is kept.

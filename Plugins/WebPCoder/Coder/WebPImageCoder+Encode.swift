@@ -1,5 +1,5 @@
 import CWebPShim
-import WebImageCore
+import WebImageCoding
 
 extension WebPImageCoder {
     /// Encodes one image: lossy with `request.quality` (0...1 → libwebp's 0...100), or

@@ -1,5 +1,5 @@
 import CWebPShim
-import WebImageCore
+import WebImageCoding
 
 /// WebP through libwebp: lossy, lossless and alpha (RGBA8, straight alpha), thumbnails by
 /// libwebp's own rescaler, animations composited as libwebp's `WebPAnimDecoder` does,

@@ -1,5 +1,5 @@
 import CWebPShim
-import WebImageCore
+import WebImageCoding
 
 extension webp_shim_header {
     /// The header as ``ImageInfo``.

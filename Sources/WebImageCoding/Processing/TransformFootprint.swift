@@ -60,5 +60,5 @@ public struct TransformFootprint: Sendable, Equatable {
 
     /// Threads a transformer's parallel loops (`DispatchQueue.concurrentPerform`) use at
     /// once: one per active core; each holds its own scratch.
-    static var concurrentTasks: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    package static var concurrentTasks: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

@@ -65,28 +65,6 @@ extension PluginStatus {
     }
 }
 
-extension PluginStatus {
-    /// The ``CacheError/Kind`` a cache reports for this status. `NOT_FOUND` is a miss, which
-    /// caches answer with nil rather than an error; where one reaches here it is `.internalError`.
-    public var cacheErrorKind: CacheError.Kind {
-        switch rawValue {
-        case WEBIMAGE_STATUS_INVALID_ARGUMENT, WEBIMAGE_STATUS_UNSUPPORTED_FORMAT: .invalidArgument
-        case WEBIMAGE_STATUS_TOO_LARGE: .tooLarge
-        case WEBIMAGE_STATUS_IO_ERROR, WEBIMAGE_STATUS_CORRUPT_DATA, WEBIMAGE_STATUS_TRUNCATED_DATA: .ioError
-        case WEBIMAGE_STATUS_TIMED_OUT: .timedOut
-        case WEBIMAGE_STATUS_OUT_OF_MEMORY: .outOfMemory
-        case WEBIMAGE_STATUS_UNSUPPORTED_OPERATION: .unsupportedOperation
-        case WEBIMAGE_STATUS_CANCELLED: .cancelled
-        default: .internalError
-        }
-    }
-
-    /// The cache error for this status with `message`.
-    public func cacheError(_ message: String) -> CacheError {
-        CacheError(cacheErrorKind, message)
-    }
-}
-
 extension ImageCodingError.Kind {
     /// The plugin status code a Swift coder's error of this kind crosses the ABI as. The
     /// host's own isolation kinds (`.pluginCrashed`, `.pluginDisabled`, `.pluginUnavailable`) have no status of
@@ -119,29 +97,5 @@ extension ImageTransformError.Kind {
         case .outOfMemory: WEBIMAGE_STATUS_OUT_OF_MEMORY
         case .internalError: WEBIMAGE_STATUS_INTERNAL_ERROR
         }
-    }
-}
-
-extension PluginStatus {
-    /// The ``ImageLoadingError/Kind`` a loader reports for this status: `CANCELLED`,
-    /// `TIMED_OUT` and `TOO_LARGE` are their own kinds, `REFUSED` is `.destinationRefused`;
-    /// `INVALID_ARGUMENT` and
-    /// `UNSUPPORTED_OPERATION` (a scheme the loader does not serve) are `.invalidURL`; every
-    /// other status (`TRUNCATED_DATA`, `CORRUPT_DATA`, `NOT_FOUND`, `IO_ERROR`, ...) is a
-    /// `.networkError`.
-    public var loadingErrorKind: ImageLoadingError.Kind {
-        switch rawValue {
-        case WEBIMAGE_STATUS_CANCELLED: .cancelled
-        case WEBIMAGE_STATUS_TIMED_OUT: .timedOut
-        case WEBIMAGE_STATUS_TOO_LARGE: .tooLarge
-        case WEBIMAGE_STATUS_REFUSED: .destinationRefused
-        case WEBIMAGE_STATUS_INVALID_ARGUMENT, WEBIMAGE_STATUS_UNSUPPORTED_OPERATION: .invalidURL
-        default: .networkError
-        }
-    }
-
-    /// The loading error for this status with `message` and the loader's own code.
-    public func loadingError(_ message: String, nativeCode: Int32 = 0) -> ImageLoadingError {
-        ImageLoadingError(loadingErrorKind, message, nativeCode: nativeCode)
     }
 }
