@@ -4,7 +4,7 @@ SWIFT ?= swift
 # Where `make install` puts bin/, lib/ and include/ (default: a local prefix in out/).
 PREFIX ?= $(CURDIR)/out/prefix
 # Debian packages the build, the tests, the install and the benchmark scripts (curl, wrk) need.
-DEBIAN_PACKAGES := libpng-dev libjpeg62-turbo-dev zlib1g-dev libdeflate-dev libgif-dev libwebp-dev libheif-dev pkg-config gcc libjpeg-turbo-progs libheif-examples python3 patchelf clang-format libssl-dev libxxhash-dev libhiredis-dev redis-server libcurl4-openssl-dev nginx openssl curl iproute2 chromium wrk
+DEBIAN_PACKAGES := libpng-dev libjpeg62-turbo-dev zlib1g-dev libdeflate-dev libgif-dev libwebp-dev libheif-dev pkg-config gcc libjpeg-turbo-progs libheif-examples python3 patchelf binutils clang-format libssl-dev libxxhash-dev libhiredis-dev redis-server libcurl4-openssl-dev nginx openssl curl iproute2 chromium wrk
 # The Swift runtime libraries the toolchain links against.
 SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(SWIFT)))))/lib/swift/linux
 # The plugin products (each builds lib<product>.so).

@@ -1,5 +1,5 @@
 import PNGCoder
-import WebImageCore
+import WebImageCoding
 
 /// libFuzzer entry: the PNG coder's APNG path (chunk parser, per-frame libpng decode,
 /// compositing) and its still decode, on arbitrary bytes, under a 4-megapixel limit.
