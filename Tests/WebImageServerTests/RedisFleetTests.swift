@@ -114,23 +114,27 @@ struct RedisFleetTests {
         try (0..<3).map { _ in try ImageServerProcess(arguments(redis) + extra) }
     }
 
-    @Test("100 identical requests at once over three instances: one origin request, the same bytes everywhere")
+    @Test("100 identical requests at once through nginx over three instances: one origin request, the same bytes")
     func fleetCoalescing() async throws {
         try await onOwnThread {
             let origin = try ImageServerTests.origin()
             let redis = try RedisServer()
             let fleet = try Self.fleet(redis)
+            let balancer = try NginxLoadBalancer(members: fleet.map(\.port))
             // 1 KB at 300 bytes a second: the source takes seconds, so every request arrives while it loads.
             let path = "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=300@png"
             let answers = try TemporaryDirectory()
             let output = try ChildProcess.output(
                 of: "/usr/bin/curl",
                 ["-s", "--parallel", "--parallel-immediate", "--parallel-max", "100", "-w", "%{http_code}\n"]
-                    + (0..<100).flatMap { ["-o", answers.file("\($0)"), fleet[$0 % 3].baseURL + path] })
+                    + (0..<100).flatMap { ["-o", answers.file("\($0)"), balancer.baseURL + path] })
             let statuses = String(decoding: output, as: UTF8.self).split(separator: "\n")
             #expect(statuses.count == 100)
             #expect(statuses.allSatisfy { $0 == "200" })
             #expect(ImageServerTests.originRequests(origin, "/slow/photo.jpg") == 1)
+            // Round robin: each instance had a third of them.
+            let members = balancer.answered(atLeast: 100).map { $0.split(separator: "|")[2] }
+            #expect(Set(members).count == 3 && members.count == 100)
             let bodies = try (0..<100).map { try Data(contentsOf: URL(fileURLWithPath: answers.file("\($0)"))) }
             #expect(Set(bodies).count == 1)
             #expect(try ImageServerTests.probe(Array(bodies[0]), server: fleet[0]).0 == 30)
@@ -183,6 +187,62 @@ struct RedisFleetTests {
                     try HTTPExchange.send(fleet[$0].baseURL + "/metrics").text, "webimage_serve_fleet_waits_total") ?? 0
             }
             #expect(waits.sorted() == [0, 1])
+        }
+    }
+
+    @Test(
+        "1,000 distinct requests at 32 connections through nginx, one instance killed with SIGKILL halfway: all answered"
+    )
+    func memberKilledBehindBalancer() async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            let fleet = try Self.fleet(redis)
+            let balancer = try NginxLoadBalancer(members: fleet.map(\.port))
+            // Distinct results of the 43×61 photo, each filled to its own size.
+            let sizes = (0..<1000).map { (width: 10 + $0 % 34, height: 10 + $0 / 34) }
+            let answers = try TemporaryDirectory()
+            let requests = sizes.enumerated().map { index, size in
+                let url =
+                    "\(balancer.baseURL)/insecure/rs:fill:\(size.width):\(size.height)/plain/"
+                    + "\(origin.http)/static/photo.jpg@png"
+                return "url = \"\(url)\"\noutput = \"\(answers.file("\(index)"))\"\n"
+            }
+            _ = try answers.write("requests.curl", requests.joined())
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            curl.arguments = [
+                "-s", "--no-progress-meter", "--parallel", "--parallel-max", "32", "-w", "%{http_code}\n", "-K",
+                answers.file("requests.curl"),
+            ]
+            _ = FileManager.default.createFile(atPath: answers.file("statuses"), contents: nil)
+            curl.standardOutput = try FileHandle(forWritingTo: answers.url.appendingPathComponent("statuses"))
+            curl.standardError = FileHandle.nullDevice
+            try curl.run()
+            let halfway = ContinuousClock.now + .seconds(120)
+            while balancer.answered().count < 500 && curl.isRunning && ContinuousClock.now < halfway { usleep(5_000) }
+            #expect(fleet[1].stop(signal: SIGKILL) != 0)
+            let killedAt = balancer.answered().count
+            curl.waitUntilExit()
+            #expect(killedAt >= 500 && killedAt < 1000, "the kill came halfway")
+
+            let statuses = try String(contentsOfFile: answers.file("statuses"), encoding: .utf8)
+                .split(separator: "\n")
+            #expect(statuses.count == 1000)
+            #expect(statuses.allSatisfy { $0 == "200" }, "\(statuses.filter { $0 != "200" }.prefix(5))")
+            for (index, size) in sizes.enumerated() {
+                let body = try [UInt8](Data(contentsOf: URL(fileURLWithPath: answers.file("\(index)"))))
+                let info = try? ImageServerTests.probe(body, server: fleet[0])
+                #expect(info?.0 == size.width && info?.1 == size.height && info?.2 == "png", "answer \(index)")
+            }
+            // The killed member had answered some; later requests for it went to the others
+            // (nginx logs each member a request tried: a passed-on one lists two).
+            let lines = balancer.answered(atLeast: 1000)
+            #expect(lines.count == 1000)
+            let killed = "127.0.0.1:\(fleet[1].port)"
+            #expect(lines.filter { $0.hasSuffix("|\(killed)|200") }.count > 0)
+            #expect(lines.contains { $0.contains("\(killed), ") }, "a request for the killed member was passed on")
+            #expect(lines.allSatisfy { $0.split(separator: "|")[1] == "200" })
         }
     }
 }

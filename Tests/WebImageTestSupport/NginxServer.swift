@@ -148,7 +148,7 @@ public final class NginxServer: @unchecked Sendable {
 
     /// True once `GET /whoami` on 127.0.0.1:`port` answers `token` (at most 5 seconds), false
     /// when another server answers, `process` exits or the time runs out.
-    private static func answersToken(port: Int, token: String, process: Process) -> Bool {
+    static func answersToken(port: Int, token: String, process: Process) -> Bool {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, process.isRunning {
             if let body = LoopbackPort.plainGet(port: port, path: "/whoami") {
