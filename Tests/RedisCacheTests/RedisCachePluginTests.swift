@@ -103,6 +103,40 @@ import WebImageTestSupport
         #expect(try server.command(["GET", "lease:ns:k"]) != "(nil)")
     }
 
+    @Test func onlyTheHolderRenewsALease() throws {
+        let server = try RedisServer()
+        let first = try open(server, ["namespace": "ns"])
+        let second = try open(server, ["namespace": "ns"])
+        #expect(first.renewsLeases)
+        #expect(try first.claim("k", for: .seconds(3)))
+        #expect(try first.renew("k", for: .seconds(100)))
+        let ttl = Int(try server.command(["PTTL", "lease:ns:k"]).dropFirst()) ?? 0
+        #expect(ttl > 90_000 && ttl <= 100_000)
+        // Another instance neither renews nor shortens it.
+        #expect(try !second.renew("k", for: .seconds(1)))
+        #expect((Int(try server.command(["PTTL", "lease:ns:k"]).dropFirst()) ?? 0) > 90_000)
+        // A renewal after the lease ended brings nothing back.
+        try first.release("k")
+        #expect(try !first.renew("k", for: .seconds(100)))
+        #expect(try server.command(["EXISTS", "lease:ns:k"]) == ":0")
+        #expect(first.failureCount == 0 && second.failureCount == 0)
+    }
+
+    @Test func aTableFromBeforeRenewalsTakesLeasesButRenewsNone() throws {
+        // The redis table as a plugin built before `renew`: its struct_size ends after `release`.
+        let table = UnsafeMutablePointer<webimage_disk_cache>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        table.initialize(to: RedisCachePlugin.table(host: HostServices.host).pointee)
+        table.pointee.struct_size = UInt32(MemoryLayout<webimage_disk_cache>.offset(of: \.renew)!)
+        let server = try RedisServer()
+        let cache = try PluginDiskCacheBackend(table: table, pluginName: "redis").open(["url": server.url])
+        #expect(cache.takesLeases && !cache.renewsLeases)
+        #expect(try cache.claim("k", for: .seconds(1)))
+        #expect(throws: CacheError(.unsupportedOperation, "redis: this cache does not renew leases")) {
+            try cache.renew("k", for: .seconds(1))
+        }
+    }
+
     @Test func aTableFromBeforeLeasesTakesNone() throws {
         // The redis table as a plugin built before `claim` and `release` declares it: its
         // struct_size ends before them, so the host reads them as NULL.

@@ -121,8 +121,9 @@ struct RedisFleetTests {
             let redis = try RedisServer()
             let fleet = try Self.fleet(redis)
             let balancer = try NginxLoadBalancer(members: fleet.map(\.port))
-            // 1 KB at 300 bytes a second: the source takes seconds, so every request arrives while it loads.
-            let path = "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=300@png"
+            // 1 KB at 200 bytes a second: the source takes 5 s, so every request arrives while it
+            // loads, and the leader renews its 3 s lease to keep it.
+            let path = "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=200@png"
             let answers = try TemporaryDirectory()
             let output = try ChildProcess.output(
                 of: "/usr/bin/curl",
@@ -154,13 +155,20 @@ struct RedisFleetTests {
         try await onOwnThread {
             let origin = try ImageServerTests.origin()
             let redis = try RedisServer()
-            // A lease of 8 s (the source timeout); the source takes about 3 s at 350 bytes a second.
-            let fleet = try Self.fleet(redis, ["--source-timeout", "8"])
+            // The source takes about 3 s at 350 bytes a second; the source timeout is 20 s.
+            let fleet = try Self.fleet(redis)
             let path = "/insecure/rs:fit:30:30/plain/\(origin.http)/slow/photo.jpg%3Frate=350@png"
             let leader = Thread { _ = try? HTTPExchange.send(fleet[0].baseURL + path) }
             leader.start()
             #expect(try ImageServerTests.waitForMetric(fleet[0], "webimage_serve_processing", 1))
-            #expect(try redis.command(["--scan", "--pattern", "lease:*"]).hasPrefix("\"lease:results:"))
+            let lease = try redis.command(["--scan", "--pattern", "lease:*"])
+            #expect(lease.hasPrefix("\"lease:results:"))
+            // A lease of 3 s, renewed while the leader works, not one of the source timeout:
+            // a dead leader's lease ends within 3 s.
+            // (Its key holds newlines, which redis-cli prints escaped: a script reads it.)
+            let script = "return redis.call('PTTL', redis.call('KEYS', 'lease:*')[1])"
+            let ttl = Int(try redis.command(["EVAL", script, "0"]).dropFirst()) ?? 0
+            #expect(ttl > 0 && ttl <= 3_000)
             let answers = Mutex<[Int: HTTPExchange]>([:])
             let followers = (1...2).map { index in
                 Thread {

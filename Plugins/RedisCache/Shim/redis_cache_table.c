@@ -3,8 +3,9 @@
  * `<namespace>:<key>` holding a checked frame (redis_cache_frame.c: header, extended data,
  * bytes), so a read is one GET; a write is one `SET key value EX ttl`. A value that fails its
  * checks, or a key of another Redis type, is removed and read as a miss with the reason. A
- * lease (`claim`) is one `SET lease:<namespace>:<key> <token> NX PX ttl`, ended (`release`) by
- * a script that deletes it only while it holds this instance's token.
+ * lease (`claim`) is one `SET lease:<namespace>:<key> <token> NX PX ttl`, ended (`release`) or
+ * extended (`renew`) by a script that deletes it or sets its time only while it holds this
+ * instance's token.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -328,6 +329,28 @@ static webimage_status release_lease(redis_cache *cache, const char *key, size_t
     return WEBIMAGE_STATUS_OK;
 }
 
+/** Sets the lease's time to live only while it still holds this instance's token: 1 when it did. */
+static const char renew_script[] = "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
+                                   "    return redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
+                                   "end\n"
+                                   "return 0\n";
+
+static webimage_status renew_lease(redis_cache *cache, const char *key, size_t key_length, uint64_t ttl_ms, bool *held,
+                                   webimage_error *error) {
+    *held = false;
+    if (ttl_ms == 0) return webimage_fail(error, WEBIMAGE_STATUS_INVALID_ARGUMENT, "a lease of 0 ms");
+    char ttl[32];
+    snprintf(ttl, sizeof(ttl), "%llu", (unsigned long long)ttl_ms);
+    const char *arguments[6] = {"EVAL", renew_script, "1", NULL, cache->lease_token, ttl};
+    size_t lengths[6] = {4, sizeof(renew_script) - 1, 1, 0, strlen(cache->lease_token), strlen(ttl)};
+    webimage_status status = WEBIMAGE_STATUS_OK;
+    redisReply *reply = lease_command(cache, key, key_length, 6, arguments, lengths, 3, &status, error);
+    if (!reply) return status;
+    *held = reply->type == REDIS_REPLY_INTEGER && reply->integer == 1;
+    freeReplyObject(reply);
+    return WEBIMAGE_STATUS_OK;
+}
+
 /* ---------------------------------------------------------------- namespace scans */
 /** Called with each batch of keys SCAN returns (the mutex held); returns false to stop. */
 typedef bool (*batch_fn)(redis_cache *cache, redisReply *keys, void *context);
@@ -505,6 +528,7 @@ static const webimage_disk_cache table = {
     .list = list_entries,
     .claim = claim_lease,
     .release = release_lease,
+    .renew = renew_lease,
 };
 
 const webimage_disk_cache *redis_cache_table(const webimage_host *host) {

@@ -941,6 +941,16 @@ struct webimage_disk_cache {
      */
     webimage_status (*_Nullable release)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
                                          size_t key_length, webimage_error *_Nonnull error);
+    /**
+     * Optional (appended in ABI 1 after `release`), given with `claim`: makes the lease of `key`
+     * end `ttl_ms` milliseconds (at least 1) from now when this cache instance still holds it;
+     * `*held` false, and nothing changed, when it does not. A host doing long work under a
+     * lease renews a short one, so that the lease of a holder that died ends soon. The `redis`
+     * plugin: one `EVAL` that compares the token, then `PEXPIRE`.
+     */
+    webimage_status (*_Nullable renew)(webimage_disk_cache_instance *_Nonnull cache, const char *_Nonnull key,
+                                       size_t key_length, uint64_t ttl_ms, bool *_Nonnull held,
+                                       webimage_error *_Nonnull error);
 };
 
 #ifdef __cplusplus

@@ -77,6 +77,23 @@ struct ResultCache: Sendable {
         return try? taken.get()
     }
 
+    /// Whether the leases of ``leases`` can be renewed (``renew(_:for:)``).
+    var renewsLeases: Bool { leases?.renewsLeases ?? false }
+
+    /// Makes the lease of `key` this instance holds end `duration` from now, on the I/O queue:
+    /// true when it did, false when this instance no longer holds it, nil when the tier does
+    /// not renew leases or failed (reported to ``tierFailed``).
+    func renew(_ key: String, for duration: Duration) async -> Bool? {
+        guard let leases, leases.renewsLeases else { return nil }
+        let renewed: Result<Bool, CacheError> = await withCheckedContinuation { continuation in
+            ioQueue.async {
+                continuation.resume(returning: Result { () throws(CacheError) in try leases.renew(key, for: duration) })
+            }
+        }
+        if case .failure(let error) = renewed { tierFailed(error) }
+        return try? renewed.get()
+    }
+
     /// Ends the lease of `key` this instance holds, on the I/O queue; a failure is reported
     /// to ``tierFailed`` (the lease then ends with its time).
     func release(_ key: String) async {

@@ -194,11 +194,10 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
         guard let claim = covered.claim, covered.release != nil else {
             throw CacheError(.unsupportedOperation, "\(backend.pluginName): this cache takes no leases")
         }
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        let milliseconds = Self.leaseMilliseconds(duration)
         var claimed = false
         try call("claim") { error in
-            withCacheKey(key) { claim(instance, $0, $1, UInt64(milliseconds), &claimed, error) }
+            withCacheKey(key) { claim(instance, $0, $1, milliseconds, &claimed, error) }
         }
         return claimed
     }
@@ -214,6 +213,34 @@ public final class PluginDiskCache: DiskCache, @unchecked Sendable {
         try call("release") { error in
             withCacheKey(key) { release(instance, $0, $1, error) }
         }
+    }
+
+    /// Whether the backend renews leases (``renew(_:for:)``): its table has `renew` within its
+    /// `struct_size`, besides `claim` and `release` (the `redis` plugin has it).
+    public var renewsLeases: Bool { takesLeases && covered.renew != nil }
+
+    /// Makes the lease of `key` end `duration` (rounded up to whole milliseconds, at least 1)
+    /// from now when this cache still holds it: how work longer than a short lease keeps it.
+    /// - Returns: true when it did, false when this cache no longer holds the lease (its time
+    ///   ran out, and another holder may have taken it).
+    /// - Throws: ``CacheError`` `.unsupportedOperation` when the backend does not renew leases
+    ///   (``renewsLeases``); the backend's error otherwise (counted).
+    public func renew(_ key: String, for duration: Duration) throws(CacheError) -> Bool {
+        guard let renew = covered.renew, takesLeases else {
+            throw CacheError(.unsupportedOperation, "\(backend.pluginName): this cache does not renew leases")
+        }
+        let milliseconds = Self.leaseMilliseconds(duration)
+        var held = false
+        try call("renew") { error in
+            withCacheKey(key) { renew(instance, $0, $1, milliseconds, &held, error) }
+        }
+        return held
+    }
+
+    /// `duration` in whole milliseconds, rounded up, at least 1 (as `claim` and `renew` take it).
+    static func leaseMilliseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
     }
 
     public func items() throws(CacheError) -> [DiskCacheItem] {
