@@ -56,6 +56,9 @@ struct ServeCommand: PluginHostCommand {
     @Option(help: ArgumentHelp("Keep results in Redis at this URL instead of on disk.", valueName: "url"))
     var redisURL: String?
 
+    @Flag(help: "Keep the originals in that Redis too, so a fleet fetches each source once (default: on disk).")
+    var redisOriginals = false
+
     @Option(
         help: ArgumentHelp(
             "Seconds a Redis command may take before the server goes on without Redis (default 0.05).",
@@ -132,6 +135,7 @@ struct ServeCommand: PluginHostCommand {
         add("allow-private-sources", flag: allowPrivateSources)
         add("cache-dir", cacheDir)
         add("redis-url", redisURL)
+        add("redis-originals", flag: redisOriginals)
         add("redis-timeout", redisTimeout)
         add("max-concurrent", maxConcurrent)
         add("max-queue", maxQueue)

@@ -207,7 +207,7 @@ struct RedisFleetTests {
             let redis = try RedisServer()
             let fleet = try Self.fleet(redis)
             let balancer = try NginxLoadBalancer(members: fleet.map(\.port))
-            // Distinct results of the 43×61 photo, each filled to its own size.
+            // Distinct results of the 61×43 photo, each filled to its own size.
             let sizes = (0..<1000).map { (width: 10 + $0 % 34, height: 10 + $0 / 34) }
             let answers = try TemporaryDirectory()
             let requests = sizes.enumerated().map { index, size in
@@ -251,6 +251,44 @@ struct RedisFleetTests {
             #expect(lines.filter { $0.hasSuffix("|\(killed)|200") }.count > 0)
             #expect(lines.contains { $0.contains("\(killed), ") }, "a request for the killed member was passed on")
             #expect(lines.allSatisfy { $0.split(separator: "|")[1] == "200" })
+        }
+    }
+
+    @Test(
+        "two results of one source on two instances: one origin fetch with --redis-originals, one per instance without",
+        arguments: [true, false])
+    func sharedOriginals(_ shared: Bool) async throws {
+        try await onOwnThread {
+            let origin = try ImageServerTests.origin()
+            let redis = try RedisServer()
+            let extra = shared ? ["--redis-originals"] : []
+            let instances = try (0..<2).map { _ in try ImageServerProcess(Self.arguments(redis) + extra) }
+            let source = "\(origin.http)/static/photo.jpg"
+            let first = try HTTPExchange.send(instances[0].baseURL + "/insecure/rs:fit:30:30/plain/\(source)@png")
+            let second = try HTTPExchange.send(instances[1].baseURL + "/insecure/rs:fit:20:20/plain/\(source)@png")
+            #expect(first.status == 200 && second.status == 200)
+            #expect(try ImageServerTests.probe(first.body, server: instances[0]).0 == 30)
+            #expect(try ImageServerTests.probe(second.body, server: instances[1]).0 == 20)
+            #expect(ImageServerTests.originRequests(origin, "/static/photo.jpg") == (shared ? 1 : 2))
+            let originals = try redis.command(["--scan", "--pattern", "originals:*"])
+            #expect(originals.contains("/static/photo.jpg") == shared)
+        }
+    }
+
+    @Test("--redis-originals without --redis-url is refused on one line")
+    func redisOriginalsNeedARedis() async throws {
+        try await onOwnThread {
+            let plugins = try PluginsFolder()
+            try plugins.addAllBundled()
+            let run = try MeasuredProcess.run(
+                try BuildProducts.executable.path,
+                [
+                    "serve", "--allow-unsigned", "--redis-originals", "--listen", "127.0.0.1:0", "--plugin-path",
+                    plugins.path,
+                ],
+                timeLimit: .seconds(60))
+            #expect(run.exitStatus == 1)
+            #expect(run.errorLines == ["error: redis-originals needs redis-url: give --redis-url URL"])
         }
     }
 }

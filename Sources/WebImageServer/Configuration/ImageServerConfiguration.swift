@@ -36,6 +36,10 @@ public struct ImageServerConfiguration: Sendable, Equatable {
     public var cacheDirectory: String?
     /// `redis-url`: keep results in Redis (the `redis` plugin) instead of the disk. Default nil.
     public var redisURL: String?
+    /// `redis-originals`: keep the originals in that Redis too (namespace `originals`), so that
+    /// a fleet fetches a source once for all its results, not once per instance. Needs
+    /// `redis-url`. Default false: each instance keeps its originals on disk.
+    public var redisOriginals = false
     /// `redis-timeout`: seconds a Redis connect or command may take before the instance goes
     /// on without Redis (a miss, a write dropped; see docs/serving.md). Default 0.05 (50 ms,
     /// the `redis` plugin's `timeout-ms`).

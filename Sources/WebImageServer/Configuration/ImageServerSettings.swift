@@ -9,7 +9,8 @@ public enum ImageServerSettings {
     /// Every setting name, in the order `--help` lists them.
     public static let names = [
         "listen", "key", "salt", "allow-unsigned", "allow-source", "allow-private-sources", "cache-dir", "redis-url",
-        "redis-timeout", "max-concurrent", "max-queue", "request-timeout", "max-source-bytes", "source-timeout",
+        "redis-originals", "redis-timeout", "max-concurrent", "max-queue", "request-timeout", "max-source-bytes",
+        "source-timeout",
         "max-pixels",
         "max-bytes", "max-frames", "max-animation-bytes", "decode-timeout", "cache-control-max-age", "presets-only",
         "preset", "enable-avif", "result-memory-bytes", "drain-timeout", "source-max-age",
@@ -101,6 +102,7 @@ public enum ImageServerSettings {
         case "allow-private-sources": configuration.allowPrivateSources = try flag()
         case "cache-dir": configuration.cacheDirectory = one
         case "redis-url": configuration.redisURL = one
+        case "redis-originals": configuration.redisOriginals = try flag()
         case "redis-timeout": configuration.redisTimeout = try seconds(allowingZero: false)
         case "max-concurrent":
             let value = try count()

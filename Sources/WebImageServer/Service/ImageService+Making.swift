@@ -96,13 +96,17 @@ extension ImageService {
         }
     }
 
-    /// The manager's settings for a server: originals on disk in the namespace `originals`,
-    /// fresh for ``ImageServerConfiguration/sourceMaxAge`` unless their origin says otherwise,
-    /// no decoded images in memory, the source guard and limits of `configuration`.
+    /// The manager's settings for a server: originals on disk (or, with `redis-originals`, in
+    /// Redis) in the namespace `originals`, fresh for ``ImageServerConfiguration/sourceMaxAge``
+    /// unless their origin says otherwise, no decoded images in memory, the source guard and
+    /// limits of `configuration`.
     static func managerConfiguration(_ configuration: ImageServerConfiguration) -> ImageManagerConfiguration {
         var manager = ImageManagerConfiguration()
         manager.cache.directory = configuration.cacheDirectory
         manager.cache.namespace = "originals"
+        if configuration.redisOriginals, let redisURL = configuration.redisURL {
+            useRedis(redisURL, configuration, in: &manager.cache)
+        }
         manager.cache.cachesImagesInMemory = false
         manager.downloader.destinationPolicy.denyPrivateAddresses = !configuration.allowPrivateSources
         manager.downloader.destinationPolicy.allowedURLPrefixes = configuration.allowedSources
@@ -129,13 +133,18 @@ extension ImageService {
         var cache = ImageCacheConfiguration()
         cache.namespace = "results"
         cache.directory = configuration.cacheDirectory
-        if let redisURL = configuration.redisURL {
-            cache.diskPlugin = "redis"
-            cache.extraDiskOptions["url"] = redisURL
-            cache.extraDiskOptions["timeout-ms"] = String(max(1, Int((configuration.redisTimeout * 1000).rounded())))
-        }
+        if let redisURL = configuration.redisURL { useRedis(redisURL, configuration, in: &cache) }
         let disk = try host.adapter(PluginDiskCacheBackend.self, named: cache.diskPlugin).open(cache.diskOptions)
         return ResultCache(memory: memory, disk: disk, tierFailed: tierFailed)
+    }
+
+    /// Makes `cache`'s disk tier the `redis` plugin at `url`, with the configured timeout.
+    static func useRedis(
+        _ url: String, _ configuration: ImageServerConfiguration, in cache: inout ImageCacheConfiguration
+    ) {
+        cache.diskPlugin = "redis"
+        cache.extraDiskOptions["url"] = url
+        cache.extraDiskOptions["timeout-ms"] = String(max(1, Int((configuration.redisTimeout * 1000).rounded())))
     }
 
     /// The signer of the configured key pairs; nil with `allow-unsigned` and no key.

@@ -40,6 +40,9 @@ public final class ImageService: Sendable {
         self.host = host
         self.logger = logger
         signer = try Self.makeSigner(configuration)
+        if configuration.redisOriginals && configuration.redisURL == nil {
+            throw ImageServerConfigurationError("redis-originals needs redis-url: give --redis-url URL")
+        }
         do throws(ProcessingURLError) {
             parser = try ProcessingURLParser(
                 presets: configuration.presets, presetsOnly: configuration.presetsOnly,
