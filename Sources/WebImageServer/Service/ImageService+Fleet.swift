@@ -6,12 +6,12 @@ extension ImageService {
     static let leasePollInterval = Duration.milliseconds(50)
 
     /// How long a lease on a result lasts when the result cache renews leases (the `redis`
-    /// plugin): 3 s, renewed every ``leaseRenewalInterval`` while the leader works, so the lease
-    /// of a leader that died ends at most 3 s later and a follower takes over then.
-    static let renewedLeaseTime = Duration.seconds(3)
+    /// plugin): 5 s, renewed every ``leaseRenewalInterval`` while the leader works, so the lease
+    /// of a leader that died ends at most 5 s later and a follower takes over then.
+    static let renewedLeaseTime = Duration.seconds(5)
 
-    /// How often a leader renews its lease: every second (a third of ``renewedLeaseTime``, so
-    /// two renewals may be late before the lease ends).
+    /// How often a leader renews its lease: every second (a fifth of ``renewedLeaseTime``, so
+    /// a renewal may be 4 s late, on a loaded machine, before the lease ends).
     static let leaseRenewalInterval = Duration.seconds(1)
 
     /// How long a lease on a result lasts: ``renewedLeaseTime`` when the result cache renews
