@@ -23,27 +23,15 @@ public final class NginxLoadBalancer: @unchecked Sendable {
         let token = UUID().uuidString
         for _ in 0..<5 {
             let port = try LoopbackPort.free()
-            try Self.config(folder: folder.path, port: port, members: members, token: token)
-                .write(toFile: folder.path + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            process.arguments = [
-                "-p", folder.path, "-c", folder.path + "/nginx.conf", "-e", folder.path + "/logs/error.log",
-            ]
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if LoopbackPort.waitUntilListening(port, process: process)
-                && NginxServer.answersToken(port: port, token: token, process: process)
-            {
+            let config = Self.config(folder: folder.path, port: port, members: members, token: token)
+            if let process = try NginxServer.launch(folder: folder.path, config: config, port: port, token: token) {
                 self.process = process
                 self.port = port
                 return
             }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
         }
-        let log = (try? String(contentsOfFile: folder.file("logs/error.log"), encoding: .utf8)) ?? "(no log)"
-        throw NginxServer.ServerError(description: "the nginx balancer did not start: \(log)")
+        throw NginxServer.ServerError(
+            description: "the nginx balancer did not start: \(NginxServer.errorLog(folder.path))")
     }
 
     deinit { stop() }
@@ -72,20 +60,11 @@ public final class NginxLoadBalancer: @unchecked Sendable {
     private static func config(folder: String, port: Int, members: [Int], token: String) -> String {
         let servers = members.map { "server 127.0.0.1:\($0) max_fails=1 fail_timeout=30s;" }
         return """
-            daemon off;
-            master_process off;
-            worker_processes 1;
-            pid \(folder)/nginx.pid;
-            error_log \(folder)/logs/error.log warn;
-            events { worker_connections 1024; }
+            \(NginxServer.mainDirectives(folder: folder))
             http {
                 log_format balanced '$request_uri|$status|$upstream_addr|$upstream_status';
                 access_log \(folder)/logs/access.log balanced;
-                client_body_temp_path \(folder)/tmp/body;
-                proxy_temp_path \(folder)/tmp/proxy;
-                fastcgi_temp_path \(folder)/tmp/fastcgi;
-                uwsgi_temp_path \(folder)/tmp/uwsgi;
-                scgi_temp_path \(folder)/tmp/scgi;
+                \(NginxServer.temporaryPaths(folder: folder))
                 upstream fleet { \(servers.joined(separator: " ")) }
                 server {
                     listen 127.0.0.1:\(port);

@@ -52,27 +52,15 @@ public final class NginxServer: @unchecked Sendable {
         let token = UUID().uuidString
         for _ in 0..<5 {
             let ports = (try LoopbackPort.free(), try LoopbackPort.free())
-            try Self.config(folder: folder.path, httpPort: ports.0, httpsPort: ports.1, token: token)
-                .write(toFile: folder.path + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            process.arguments = [
-                "-p", folder.path, "-c", folder.path + "/nginx.conf", "-e", folder.path + "/logs/error.log",
-            ]
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let config = Self.config(folder: folder.path, httpPort: ports.0, httpsPort: ports.1, token: token)
             // nginx serves only once every listening socket is bound, so its own answer on the
             // HTTP port means both ports are its own.
-            if LoopbackPort.waitUntilListening(ports.0, process: process)
-                && Self.answersToken(port: ports.0, token: token, process: process)
-            {
+            if let process = try Self.launch(folder: folder.path, config: config, port: ports.0, token: token) {
                 self.process = process
                 self.httpPort = ports.0
                 self.httpsPort = ports.1
                 return
             }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
             lastError = ServerError(description: "nginx did not start: \(Self.errorLog(folder.path))")
         }
         throw lastError!
@@ -142,13 +130,56 @@ public final class NginxServer: @unchecked Sendable {
         }
     }
 
-    private static func errorLog(_ folder: String) -> String {
+    /// Writes `config` to `folder`/nginx.conf and starts nginx on it: the process once it
+    /// answers `token` at `/whoami` on `port`, or nil (it is then killed) when it exits or
+    /// another server answers there.
+    static func launch(folder: String, config: String, port: Int, token: String) throws -> Process? {
+        try config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-p", folder, "-c", folder + "/nginx.conf", "-e", folder + "/logs/error.log"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        if LoopbackPort.waitUntilListening(port, process: process)
+            && answersToken(port: port, token: token, process: process)
+        {
+            return process
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return nil
+    }
+
+    /// The directives a test's nginx starts with (one worker in the foreground, its pid and
+    /// error log in `folder`), and those its http block needs for its temporary files.
+    static func mainDirectives(folder: String) -> String {
+        """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        pid \(folder)/nginx.pid;
+        error_log \(folder)/logs/error.log warn;
+        events { worker_connections 1024; }
+        """
+    }
+
+    static func temporaryPaths(folder: String) -> String {
+        """
+        client_body_temp_path \(folder)/tmp/body;
+            proxy_temp_path \(folder)/tmp/proxy;
+            fastcgi_temp_path \(folder)/tmp/fastcgi;
+            uwsgi_temp_path \(folder)/tmp/uwsgi;
+            scgi_temp_path \(folder)/tmp/scgi;
+        """
+    }
+
+    static func errorLog(_ folder: String) -> String {
         (try? String(contentsOfFile: folder + "/logs/error.log", encoding: .utf8)) ?? "(no log)"
     }
 
     /// True once `GET /whoami` on 127.0.0.1:`port` answers `token` (at most 5 seconds), false
     /// when another server answers, `process` exits or the time runs out.
-    static func answersToken(port: Int, token: String, process: Process) -> Bool {
+    private static func answersToken(port: Int, token: String, process: Process) -> Bool {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, process.isRunning {
             if let body = LoopbackPort.plainGet(port: port, path: "/whoami") {
@@ -161,12 +192,7 @@ public final class NginxServer: @unchecked Sendable {
 
     private static func config(folder: String, httpPort: Int, httpsPort: Int, token: String) -> String {
         """
-        daemon off;
-        master_process off;
-        worker_processes 1;
-        pid \(folder)/nginx.pid;
-        error_log \(folder)/logs/error.log warn;
-        events { worker_connections 1024; }
+        \(mainDirectives(folder: folder))
         http {
             log_format requests '$request_uri|$http_accept|$http_if_none_match|$status';
             access_log \(folder)/logs/access.log requests;
@@ -176,11 +202,7 @@ public final class NginxServer: @unchecked Sendable {
             access_log \(folder)/logs/cookies.log cookies;
             log_format heads '$request_uri|$server_protocol|$http_x_webimage|$http_authorization|$status';
             access_log \(folder)/logs/heads.log heads;
-            client_body_temp_path \(folder)/tmp/body;
-            proxy_temp_path \(folder)/tmp/proxy;
-            fastcgi_temp_path \(folder)/tmp/fastcgi;
-            uwsgi_temp_path \(folder)/tmp/uwsgi;
-            scgi_temp_path \(folder)/tmp/scgi;
+            \(temporaryPaths(folder: folder))
             types { text/plain txt; application/octet-stream bin; image/png png; image/jpeg jpg; }
             default_type application/octet-stream;
             sendfile on;
