@@ -176,6 +176,7 @@ struct ServeCommand: PluginHostCommand {
     func run() throws {
         let configuration = try serverConfiguration(environment: ProcessInfo.processInfo.environment)
         LargeBlockMemoryPolicy.holdMmapThreshold()
+        LocalTimeZonePolicy.readOnce()
         let logger = Logger(label: "webimage.serve") { label in
             var handler = StreamLogHandler.standardOutput(label: label)
             handler.logLevel = .info

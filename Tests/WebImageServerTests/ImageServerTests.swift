@@ -251,6 +251,34 @@ struct ImageServerTests {
         }
     }
 
+    @Test(
+        "a memory hit asked with Connection: close is answered in full and the connection closed, pipelined or not"
+    )
+    func memoryHitsThatCloseTheConnection() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+            let hit = "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg"
+            let first = try HTTPExchange.send(server.baseURL + hit)
+            #expect(first.status == 200)
+            let requests: [[PipelinedHTTP.Request]] = [
+                [.init("GET", hit, headers: ["Connection": "close"])],
+                [.init("GET", hit), .init("HEAD", hit, headers: ["Connection": "close"])],
+            ]
+            for sent in requests {
+                let answers = try PipelinedHTTP.exchangeUntilClosed(port: server.port, sent)
+                #expect(answers.map(\.status) == sent.map { _ in 200 })
+                #expect(
+                    answers.map { $0.headers["server-timing"]?.hasPrefix("cache;desc=memory") }
+                        == sent.map { _ in true })
+                #expect(answers.first?.body == first.body)
+                #expect(answers.last?.headers["content-length"] == String(first.body.count))
+            }
+            #expect(try Self.waitForMetric(server, "webimage_serve_results_total{tier=\"memory\"}", 3))
+            #expect(Self.originRequests(origin, "/static/photo.jpg") == 1)
+        }
+    }
+
     @Test("results and originals survive a restart on disk: no second fetch, another size from the original")
     func restart() async throws {
         try await onOwnThread {

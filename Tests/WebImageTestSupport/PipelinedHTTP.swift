@@ -22,6 +22,23 @@ public enum PipelinedHTTP {
     public static func exchange(port: Int, _ requests: [Request], within: Duration = .seconds(30)) throws
         -> [HTTPExchange]
     {
+        try exchange(port: port, requests, within: within, expectingClose: false)
+    }
+
+    /// The answers to `requests`, as ``exchange(port:_:within:)`` reads them, from a server
+    /// that must then close the connection, as it does after a request with `Connection:
+    /// close`.
+    /// - Throws: ``HarnessError`` as ``exchange(port:_:within:)`` does, when more bytes follow
+    ///   the answers, or when the connection is still open once `within` has passed.
+    public static func exchangeUntilClosed(port: Int, _ requests: [Request], within: Duration = .seconds(10)) throws
+        -> [HTTPExchange]
+    {
+        try exchange(port: port, requests, within: within, expectingClose: true)
+    }
+
+    private static func exchange(port: Int, _ requests: [Request], within: Duration, expectingClose: Bool) throws
+        -> [HTTPExchange]
+    {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw HarnessError("socket failed") }
         defer { close(socketFD) }
@@ -56,6 +73,14 @@ public enum PipelinedHTTP {
                 throw HarnessError("the connection ended after \(answers.count) of \(requests.count) answers")
             }
             received += buffer[0..<count]
+        }
+        if expectingClose {
+            guard received.isEmpty else { throw HarnessError("\(received.count) bytes followed the answers") }
+            let count = recv(socketFD, &buffer, buffer.count, 0)
+            guard count == 0 else {
+                throw HarnessError(
+                    count > 0 ? "\(count) bytes followed the answers" : "the connection stayed open after the answers")
+            }
         }
         return answers
     }

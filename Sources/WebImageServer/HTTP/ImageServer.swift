@@ -1,6 +1,7 @@
 import Foundation
 internal import HTTPTypes
 internal import Hummingbird
+internal import HummingbirdCore
 import Logging
 internal import ServiceLifecycle
 import WebImageCore
@@ -29,11 +30,11 @@ public struct ImageServer: Sendable {
         let (host, port) = (listen.host, listen.port)
         let application = Application(
             responder: ImageServerResponder(service: service, logger: logger),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [
-                        MemoryHitHandler(service: service, logger: logger, serverName: Self.serverName)
-                    ])),
+            server: HTTPServerBuilder { [service, logger] responder in
+                ImageServerChannel(http1: HTTP1Channel(responder: responder)) {
+                    MemoryHitHandler(service: service, logger: logger, serverName: Self.serverName)
+                }
+            },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: Self.serverName),
             onServerRunning: { channel in
                 let address = channel.localAddress
@@ -59,7 +60,7 @@ struct ImageServerResponder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         let target = request.uri.string
-        let path = String(target.prefix { $0 != "?" })
+        let path = ImageServiceRequest.path(ofTarget: target)
         let answer: ImageServiceResponse
         switch path {
         case "/health": answer = await service.health()

@@ -25,6 +25,8 @@ public final class ImageService: Sendable {
     let shared = SharedResults()
     let recentKeys = RecentResultKeys()
     let healthCache = HealthCheckCache()
+    /// The `Cache-Control` of every image answered: `public, max-age=N`.
+    let cacheControl: String
     let logger: Logger
 
     /// A service over the plugins of `host`, set up by `configuration`; a listen port of 0 is
@@ -37,6 +39,7 @@ public final class ImageService: Sendable {
         var configuration = configuration
         configuration.listen = try ListenAddress(configuration.listen).reservingPort().text
         self.configuration = configuration
+        cacheControl = "public, max-age=\(configuration.cacheControlMaxAge)"
         self.host = host
         self.logger = logger
         signer = try Self.makeSigner(configuration)
@@ -69,7 +72,7 @@ public final class ImageService: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .error(405, "method \(request.method) not allowed", headers: [("Allow", "GET, HEAD")])
         }
-        let path = String(request.target.prefix { $0 != "?" })
+        let path = ImageServiceRequest.path(ofTarget: request.target)
         let started = ContinuousClock.now
         var response: ImageServiceResponse
         do {
@@ -99,7 +102,7 @@ public final class ImageService: Sendable {
     public func respondFromMemory(to request: ImageServiceRequest) -> ImageServiceResponse? {
         guard request.method == "GET" || request.method == "HEAD" else { return nil }
         let started = ContinuousClock.now
-        let path = String(request.target.prefix { $0 != "?" })
+        let path = ImageServiceRequest.path(ofTarget: request.target)
         let recent: RecentResultKeys.Entry
         if let kept = recentKeys.entry(path: path, accept: request.accept) {
             recent = kept
@@ -170,8 +173,7 @@ public final class ImageService: Sendable {
         metrics.countTier(tier)
         var headers: [(name: String, value: String)] = [
             ("Content-Type", served.contentType), ("ETag", served.entityTag),
-            ("Last-Modified", HTTPDate.format(served.lastModified)),
-            ("Cache-Control", "public, max-age=\(configuration.cacheControlMaxAge)"),
+            ("Last-Modified", served.lastModifiedText), ("Cache-Control", cacheControl),
         ]
         if isNegotiated { headers.append(("Vary", "Accept")) }
         let total = (ContinuousClock.now - started).millisecondsText

@@ -15,6 +15,12 @@ public struct ImageServiceRequest: Sendable {
         self.accept = accept
         self.ifNoneMatch = ifNoneMatch
     }
+
+    /// The path of a request target: what comes before its query (`/a/b` of `/a/b?c`).
+    static func path(ofTarget target: String) -> String {
+        guard let query = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        return String(target[..<query])
+    }
 }
 
 /// What ``ImageService`` answers: the HTTP layer writes it as it is.

@@ -11,13 +11,18 @@ public struct ServedImage: Sendable, Equatable {
     /// A strong entity tag, quoted: the first 128 bits of the bytes' SHA-256 in hexadecimal.
     public var entityTag: String
     /// When the result was made, in whole seconds since 1970 (`Last-Modified`).
-    public var lastModified: Int64
+    public var lastModified: Int64 {
+        didSet { lastModifiedText = HTTPDate.format(lastModified) }
+    }
+    /// ``lastModified`` as an HTTP date, formatted once rather than at each answer.
+    private(set) var lastModifiedText: String
 
     /// `bytes` served as `contentType`, made at `lastModified`.
     public init(bytes: [UInt8], contentType: String, lastModified: Int64) {
         self.bytes = bytes
         self.contentType = contentType
         self.lastModified = lastModified
+        lastModifiedText = HTTPDate.format(lastModified)
         entityTag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
     }
 
