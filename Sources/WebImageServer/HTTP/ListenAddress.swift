@@ -1,3 +1,4 @@
+import Foundation
 import WebImageCore
 
 #if canImport(Glibc)
@@ -29,15 +30,37 @@ struct ListenAddress: Sendable, Equatable {
     /// `HOST:PORT` again, IPv6 hosts in brackets.
     var text: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
-    /// This address with port 0 replaced by a port the kernel picks as free now.
+    /// This address with port 0 replaced by a port free now.
+    ///
+    /// The port is reserved by binding it and released before the server binds it again, so
+    /// it is taken below the kernel's ephemeral range (`net.ipv4.ip_local_port_range`, 32768
+    /// to 60999 by default) where it can be: a port from that range may be taken in between
+    /// as the local port of any outgoing connection on the machine, and the server's bind
+    /// would then fail. It is one of 32 random ports from 10000 up to that range, the first
+    /// free one; else the kernel's pick.
     /// - Throws: ``ImageServerConfigurationError`` when the host is no IP address or cannot be bound.
     func reservingPort() throws(ImageServerConfigurationError) -> ListenAddress {
         guard port == 0 else { return self }
+        let ephemeralStart = Self.ephemeralPortRange()?.lowerBound ?? 32_768
+        let candidates = ephemeralStart > 10_100 ? (0..<32).map { _ in Int.random(in: 10_000..<ephemeralStart) } : []
+        for candidate in candidates + [0] {
+            if let free = try bound(port: candidate) {
+                var reserved = self
+                reserved.port = free
+                return reserved
+            }
+        }
+        throw ImageServerConfigurationError("listen: cannot bind \(text)")
+    }
+
+    /// The port that binding this host's `port` gives (the kernel's pick for 0), released at
+    /// once; nil when it is taken.
+    private func bound(port: Int) throws(ImageServerConfigurationError) -> Int? {
         var storage = sockaddr_storage()
         let isIPv6 = host.contains(":")
         let family = isIPv6 ? AF_INET6 : AF_INET
         let length = isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
-        // Both layouts start with the family; the address is at each layout's own offset.
+        // Both layouts start with the family, then the port; the address is at each layout's own offset.
         storage.ss_family = sa_family_t(family)
         let addressOffset =
             isIPv6
@@ -46,6 +69,9 @@ struct ListenAddress: Sendable, Equatable {
             inet_pton(family, host, $0.baseAddress! + addressOffset) == 1
         }
         guard parsed else { throw ImageServerConfigurationError("listen: '\(host)' is not an IP address") }
+        withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = UInt16(port).bigEndian }
+        }
         let socketFD = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw ImageServerConfigurationError("listen: no socket for \(host)") }
         defer { close(socketFD) }
@@ -55,13 +81,19 @@ struct ListenAddress: Sendable, Equatable {
                 bind(socketFD, $0, socklen_t(length)) == 0 && getsockname(socketFD, $0, &boundLength) == 0
             }
         }
-        guard bound else { throw ImageServerConfigurationError("listen: cannot bind \(text)") }
-        let port = withUnsafePointer(to: &storage) {
+        guard bound else { return nil }
+        return withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
         }
-        var reserved = self
-        reserved.port = port
-        return reserved
+    }
+
+    /// The kernel's range of ephemeral ports; nil when it cannot be read.
+    static func ephemeralPortRange() -> ClosedRange<Int>? {
+        guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
+        else { return nil }
+        let bounds = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] <= bounds[1] else { return nil }
+        return bounds[0]...bounds[1]
     }
 
     /// The networks a source may not reach because they are this server: its address and
