@@ -177,8 +177,11 @@ struct ServeCommand: PluginHostCommand {
         let configuration = try serverConfiguration(environment: ProcessInfo.processInfo.environment)
         LargeBlockMemoryPolicy.holdMmapThreshold()
         LocalTimeZonePolicy.readOnce()
+        // Log lines, access lines above all, are written out together every 10 ms.
+        let logStream = BufferedLogStream.standardOutput
+        defer { logStream.flush() }
         let logger = Logger(label: "webimage.serve") { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
+            var handler = StreamLogHandler(label: label, stream: logStream)
             handler.logLevel = .info
             return handler
         }
@@ -193,6 +196,7 @@ struct ServeCommand: PluginHostCommand {
         let failure = runBlocking { () -> String? in
             do {
                 try await server.run { address in
+                    logStream.flush()
                     FileHandle.standardOutput.write(Data("listening on http://\(address)\n".utf8))
                 }
                 return nil

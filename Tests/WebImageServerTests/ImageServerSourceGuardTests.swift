@@ -172,7 +172,9 @@ struct ImageServerSourceGuardTests {
                 (hosts.redirect(to: own), "198.51.100.2 port \(port) is a denied address (the redirect to \(own))"),
             ]
             for item in cases { try Self.expectRefused(item.source, item.reason, by: server) }
-            #expect(server.accessLines.filter { $0.contains("GET /health") } == [])
+            let lines = server.accessLines(waitingFor: cases.count) { $0.contains(" 403 ") }
+            #expect(lines.filter { $0.contains(" 403 ") }.count == cases.count)
+            #expect(lines.filter { $0.contains("GET /health") } == [])
             // Another port on the same machine is allowed with the flag.
             try Self.expectServed("http://127.0.0.1:\(hosts.local.ports[0])/image", by: server)
             #expect(hosts.local.acceptedAddresses == ["127.0.0.1"])
@@ -191,7 +193,9 @@ struct ImageServerSourceGuardTests {
             for source in ["http://198.51.100.2:8080/health", "http://serve.test:8080/health"] {
                 try Self.expectRefused(source, "198.51.100.2 port 8080 is a denied address", by: server)
             }
-            #expect(server.accessLines.filter { $0.contains("GET /health") } == [])
+            let lines = server.accessLines(waitingFor: 2) { $0.contains(" 403 ") }
+            #expect(lines.filter { $0.contains(" 403 ") }.count == 2)
+            #expect(lines.filter { $0.contains("GET /health") } == [])
         }
     }
 

@@ -242,7 +242,9 @@ struct ImageServerTests {
             #expect(answers[3].headers["content-length"] == String(first.body.count))
             #expect(answers[1].headers["date"]?.hasSuffix(" GMT") == true)
             let logged = "/-/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg"
-            let lines = server.accessLines.filter { $0.contains(" \(logged) ") }
+            let lines = server.accessLines(waitingFor: 4) { $0.contains(" \(logged) ") }.filter {
+                $0.contains(" \(logged) ")
+            }
             #expect(lines.count == 4)
             #expect(lines.filter { $0.hasSuffix("ms memory") }.count == 3)
             #expect(lines.contains { $0.contains("HEAD \(logged) 200 0 ") })
@@ -539,7 +541,9 @@ struct ImageServerTests {
             let loop = try HTTPExchange.send(own.baseURL + "/insecure/plain/\(own.baseURL)/health")
             #expect(loop.status == 403)
             #expect(loop.text.contains("is a denied address"))
-            #expect(own.accessLines.filter { $0.contains("GET /health") }.isEmpty)
+            let ownLines = own.accessLines(waitingFor: 1) { $0.contains(" 403 ") }
+            #expect(ownLines.filter { $0.contains(" 403 ") }.count == 1)
+            #expect(ownLines.filter { $0.contains("GET /health") }.isEmpty)
         }
     }
 
@@ -587,7 +591,7 @@ struct ImageServerTests {
             #expect(Self.metric(metrics.text, "webimage_serve_queue_depth") == 0)
             #expect(Self.metric(metrics.text, "webimage_serve_request_duration_seconds_count") == 2)
             // One access line per image request, without the signature segment.
-            let lines = server.accessLines
+            let lines = server.accessLines(waitingFor: 4)
             #expect(lines.contains { $0.contains("/static/missing.jpg 404 ") })
             let imageLine = lines.first { $0.contains("photo.jpg") }
             #expect(

@@ -107,6 +107,21 @@ public final class ImageServerProcess: Sendable {
         }
     }
 
+    /// The access lines once at least `count` of them satisfy `isWanted`, waiting up to
+    /// `within` for them (the server writes its log out every 10 ms); the lines so far when
+    /// the time runs out.
+    public func accessLines(
+        waitingFor count: Int, where isWanted: (String) -> Bool = { _ in true }, within: Duration = .seconds(10)
+    ) -> [String] {
+        let deadline = ContinuousClock.now + within
+        var lines = accessLines
+        while lines.filter(isWanted).count < count && ContinuousClock.now < deadline {
+            usleep(10_000)
+            lines = accessLines
+        }
+        return lines
+    }
+
     /// Sends `signal` (SIGTERM by default) and waits up to `within` for the exit.
     /// - Returns: the exit status, or nil when it did not exit in time (it is then killed).
     public func stop(signal: Int32 = SIGTERM, within: Duration = .seconds(30)) -> Int32? {
