@@ -47,7 +47,7 @@ for i in range(1000):
 PY
 total=$(du -sb "$work/www/mixed" | cut -f1)
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$root/Tests/Benchmarks/ports.sh"
 http_port=$(free_port); https_port=$(free_port)
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
   -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null

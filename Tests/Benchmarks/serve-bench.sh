@@ -45,8 +45,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 chmod 755 "$work" # nginx's workers run as nobody
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { until python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 0.2)" 2>/dev/null; do sleep 0.2; done; }
+. "$root/Tests/Benchmarks/ports.sh"
 
 # --- The origin: nginx serving the sources, and the results as static files (the limit).
 mkdir -p "$work/www/jpeg" "$work/www/results" "$work/logs" "$work/tmp"

@@ -25,8 +25,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { until python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 0.2)" 2>/dev/null; do sleep 0.2; done; }
+. "$root/Tests/Benchmarks/ports.sh"
 
 mkdir -p "$work/www/results"
 cp "$corpus/jpeg/garden-1920x1080-q85-baseline.jpg" "$work/www/source.jpg"
