@@ -6,6 +6,36 @@ enum FetchFile {
         let errorDescription: String?
     }
 
+    /// Renames `source` to `destination`, which must not exist (an existing file is never
+    /// replaced): one `renameat2` with `RENAME_NOREPLACE`, or where the file system lacks it,
+    /// a hard link then the source's removal. (`FileManager.moveItem` checked both paths
+    /// with three `stat` calls first.)
+    static func move(_ source: String, toNew destination: String) throws {
+        if let renameWithoutReplacing {
+            if renameWithoutReplacing(AT_FDCWD, source, AT_FDCWD, destination, 1 /* RENAME_NOREPLACE */) == 0 {
+                return
+            }
+            guard errno == EINVAL || errno == ENOSYS else {
+                throw WriteError(errorDescription: String(cString: strerror(errno)))
+            }
+        }
+        guard link(source, destination) == 0 else {
+            throw WriteError(errorDescription: String(cString: strerror(errno)))
+        }
+        unlink(source)
+    }
+
+    /// glibc's `renameat2` (not in the Glibc module, which leaves out `_GNU_SOURCE`
+    /// declarations), found by name; nil before glibc 2.28.
+    private static let renameWithoutReplacing:
+        (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = dlsym(
+            nil, "renameat2"
+        ).map {
+            unsafeBitCast(
+                $0,
+                to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
+        }
+
     /// Creates `path` (it must not exist) and writes `bytes` to it.
     static func write(_ bytes: [UInt8], to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -40,19 +40,22 @@ struct FetchRun {
         return reports.withLock { all in plan.items.indices.map { all[$0]! } }
     }
 
+    /// This process's ID, in the temporary files' names.
+    private static let processID = getpid()
+
     private static func finish(
         _ item: FetchPlan.Item, _ result: Result<DownloadResult, ImageLoadingError>, elapsed: Duration
     ) -> FetchReport {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         switch result {
         case .success(let download):
-            let temporary = item.file.deletingLastPathComponent()
-                .appendingPathComponent(".\(item.file.lastPathComponent).part-\(getpid())")
+            let temporary =
+                item.file.deletingLastPathComponent().path + "/.\(item.file.lastPathComponent).part-\(processID)"
             do {
-                try FetchFile.write(download.data, to: temporary.path)
-                try FileManager.default.moveItem(at: temporary, to: item.file)
+                try FetchFile.write(download.data, to: temporary)
+                try FetchFile.move(temporary, toNew: item.file.path)
             } catch {
-                try? FileManager.default.removeItem(at: temporary)
+                unlink(temporary)
                 return FetchReport(
                     url: item.url, status: download.response.statusCode, httpVersion: download.response.httpVersion,
                     bytesDownloaded: download.data.count, bytesWritten: 0,

@@ -56,14 +56,17 @@ struct OutputFolder {
             name += "." + fileExtension
         }
         let folder = URL(fileURLWithPath: realPath, isDirectory: true)
+        // `isDirectory: false` throughout: without it, Foundation asks the file system.
         let claimed = names.claim(name, suffixed: { Self.suffixed(name, $0) }) { candidate in
             var status = stat()
-            return lstat(folder.appendingPathComponent(candidate).path, &status) == 0
+            return lstat(folder.appendingPathComponent(candidate, isDirectory: false).path, &status) == 0
         }
         // The name has no `/` and is neither `.` nor `..`: the file is directly in the folder.
-        guard folder.appendingPathComponent(claimed).standardized.deletingLastPathComponent().path == folder.path
+        guard
+            folder.appendingPathComponent(claimed, isDirectory: false).standardized.deletingLastPathComponent().path
+                == folder.path
         else { throw CLIError("\(claimed) would leave \(path)") }
-        return URL(fileURLWithPath: path, isDirectory: true).appendingPathComponent(claimed)
+        return URL(fileURLWithPath: path, isDirectory: true).appendingPathComponent(claimed, isDirectory: false)
     }
 
     /// A safe file name from the URL's raw last path segment (query and fragment dropped;
