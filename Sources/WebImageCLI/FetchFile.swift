@@ -12,7 +12,8 @@ enum FetchFile {
     /// with three `stat` calls first.)
     static func move(_ source: String, toNew destination: String) throws {
         if let renameWithoutReplacing {
-            if renameWithoutReplacing(AT_FDCWD, source, AT_FDCWD, destination, 1 /* RENAME_NOREPLACE */) == 0 {
+            let noReplace: UInt32 = 1  // RENAME_NOREPLACE
+            if renameWithoutReplacing(AT_FDCWD, source, AT_FDCWD, destination, noReplace) == 0 {
                 return
             }
             guard errno == EINVAL || errno == ENOSYS else {
