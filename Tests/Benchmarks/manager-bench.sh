@@ -12,17 +12,23 @@
 #     over the cores. Then the min, median and max of each ratio.
 #
 #   sh Tests/Benchmarks/manager-bench.sh [ROUNDS]      (default 3 rounds)
+#   PREFIX=/opt/webimage sh Tests/Benchmarks/manager-bench.sh [ROUNDS]   (an installed webimage)
 #
 # Needs a release build (`swift build -c release --product webimage` and the plugin
-# products), nginx, curl, cjpeg and python3. nginx listens on 127.0.0.1 only, on a free port,
+# products) or, with PREFIX, a `make install PREFIX=...`; nginx, curl, cjpeg and python3. nginx listens on 127.0.0.1 only, on a free port,
 # with a temporary prefix that is removed at the end. The plugins are linked into that prefix,
 # outside the install folder, so every command that decodes runs with --isolation none: the
 # coders run in-process, as installed plugins do.
 set -eu
 rounds=${1:-3}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$(cd "$root" && swift build -c release --show-bin-path)
-webimage="$bin/webimage"
+if [ -n "${PREFIX:-}" ]; then
+  webimage="$PREFIX/bin/webimage"
+  libraries="$PREFIX/lib/webimage/plugins"
+else
+  libraries=$(cd "$root" && swift build -c release --show-bin-path)
+  webimage="$libraries/webimage"
+fi
 work=$(mktemp -d /tmp/webimage-manager-bench.XXXXXX)
 nginx_pid=""
 cleanup() {
@@ -33,7 +39,7 @@ trap cleanup EXIT INT TERM
 
 mkdir -p "$work/www/jpeg" "$work/plugins" "$work/logs" "$work/tmp"
 for manifest in curl memory disk jpeg png; do cp "$root/plugin-manifests/$manifest.json" "$work/plugins/"; done
-for library in Curl Memory Disk JPEG PNG; do ln -s "$bin/libWebImage$library.so" "$work/plugins/"; done
+for library in Curl Memory Disk JPEG PNG; do ln -s "$libraries/libWebImage$library.so" "$work/plugins/"; done
 
 # 1,000 distinct 640x480 JPEGs (quality 85): one gradient pattern, rotated by a different
 # offset for each file.
@@ -48,7 +54,8 @@ for i in range(1000):
     subprocess.run(["cjpeg", "-quality", "85", "-outfile", f"{folder}/{i:04d}.jpg"], input=header + pixels, check=True)
 PY
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+. "$root/Tests/Benchmarks/ports.sh"
+port=$(free_port)
 . "$root/Tests/Benchmarks/nginx-origin.sh"
 start_nginx_origin "$work" "$port" 1 log
 base="http://127.0.0.1:$port/jpeg"
