@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import WebImageCore
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +30,7 @@ public final class BufferedLogStream: TextOutputStream, Sendable {
         var bytes: [UInt8] = []
         var flushScheduled = false
     }
-    private let pending = Mutex(Pending())
+    private let pending = TrackedMutex(Pending())
 
     public init(fileDescriptor: Int32, flushInterval: Duration = .milliseconds(10), bufferLimit: Int = 64 << 10) {
         self.fileDescriptor = fileDescriptor

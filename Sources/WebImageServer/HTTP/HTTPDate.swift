@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import WebImageCore
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +8,7 @@ import Synchronization
 /// HTTP dates (RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`).
 enum HTTPDate {
     /// The current second's date, formatted once a second.
-    private static let current = Mutex<(second: Int64, text: String)>((0, ""))
+    private static let current = TrackedMutex<(second: Int64, text: String)>((0, ""))
 
     /// Now, as a `Date` header gives it.
     static func now() -> String {

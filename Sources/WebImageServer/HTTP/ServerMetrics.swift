@@ -1,5 +1,4 @@
 internal import Prometheus
-import Synchronization
 import WebImageCore
 
 /// The server's Prometheus metrics, all named `webimage_serve_*`, in the text format of
@@ -18,10 +17,10 @@ public final class ServerMetrics: Sendable {
     let fleetWaits: Counter
     private let queueGauge: Gauge
     private let processingGauge: Gauge
-    private let gateReader = Mutex<(@Sendable () -> (queued: Int, processing: Int))?>(nil)
+    private let gateReader = TrackedMutex<(@Sendable () -> (queued: Int, processing: Int))?>(nil)
     /// The labelled counters, each made by the registry on its first use and reused after.
-    private let requestsByStatus = Mutex<[Int: Counter]>([:])
-    private let resultsByTier = Mutex<[ResultCache.Tier: Counter]>([:])
+    private let requestsByStatus = TrackedMutex<[Int: Counter]>([:])
+    private let resultsByTier = TrackedMutex<[ResultCache.Tier: Counter]>([:])
 
     init() {
         duration = registry.makeDurationHistogram(

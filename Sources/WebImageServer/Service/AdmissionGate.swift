@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// At most `width` images processed at once and `queueLimit` requests waiting for a place;
 /// a request beyond both is refused at once (the server's 503 with `Retry-After`), never
@@ -16,7 +16,7 @@ final class AdmissionGate: Sendable {
 
     let width: Int
     let queueLimit: Int
-    private let state = Mutex(State())
+    private let state = TrackedMutex(State())
 
     init(width: Int, queueLimit: Int) {
         self.width = max(1, width)

@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// The answer of `GET /health`, kept for ``interval`` so that a load balancer polling it
 /// costs one probe write into the result cache per interval, not one per poll. A failed
@@ -7,7 +7,7 @@ import Synchronization
 final class HealthCheckCache: Sendable {
     /// How long an answer is reused, from the end of its check. Default 5 seconds.
     let interval: Duration
-    private let kept = Mutex<(checked: ContinuousClock.Instant, answer: ImageServiceResponse)?>(nil)
+    private let kept = TrackedMutex<(checked: ContinuousClock.Instant, answer: ImageServiceResponse)?>(nil)
 
     init(interval: Duration = .seconds(5)) {
         self.interval = interval

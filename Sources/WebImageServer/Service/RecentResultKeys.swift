@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// The result keys of request paths answered lately, so that a repeated path (most of an image
 /// server's traffic) finds its result without its signature being checked and its options
@@ -16,7 +16,7 @@ final class RecentResultKeys: Sendable {
 
     /// The most paths kept: 10,000 (a few MB).
     let capacity: Int
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = TrackedMutex<[String: Entry]>([:])
 
     init(capacity: Int = 10_000) {
         self.capacity = capacity

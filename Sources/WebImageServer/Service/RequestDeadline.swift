@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import WebImageCore
 
 /// The server's time limit on one request: ``run(within:_:observingRace:)`` returns the work's
 /// value, or throws ``Expired`` once the limit passes even when the work is waiting for something
@@ -32,8 +32,8 @@ enum RequestDeadline {
 
     /// The work and the timer, the first to end answering the continuation.
     private final class Race<Value: Sendable>: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Value, any Error>?>(nil)
-        private let work = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+        private let continuation = TrackedMutex<CheckedContinuation<Value, any Error>?>(nil)
+        private let work = TrackedMutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
         // nonisolated(unsafe): a dispatch source is thread-safe; it is set up once, in `start`,
         // and only cancelled after that.
         nonisolated(unsafe) private let timer = DispatchSource.makeTimerSource(queue: .global())

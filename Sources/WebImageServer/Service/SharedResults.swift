@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// Identical requests processed once: the first request for a result key starts the work,
 /// later ones for the same key wait for it (the server's coalescing, on top of the image
@@ -6,7 +6,7 @@ import Synchronization
 /// waiter that gives up (its request timed out or the client left) does not cancel it for
 /// the others; its result is cached when it ends.
 final class SharedResults: Sendable {
-    private let running = Mutex<[String: Task<ServedImage, any Error>]>([:])
+    private let running = TrackedMutex<[String: Task<ServedImage, any Error>]>([:])
 
     /// The value of `work` for `key`, shared with every caller asking for `key` while it runs,
     /// and whether this caller joined work already running.
