@@ -103,12 +103,13 @@ struct ImageManagerPriorityTests {
     /// A manager that decodes `width` images at once (with at most `awaitingDecode` downloads
     /// not decoding yet; nil: the default), and a context that decodes with a new ``GateCoder``.
     static func gatedDecoding(width: Int, awaitingDecode: Int? = nil) throws -> (
-        harness: ManagerHarness, coder: GateCoder, context: ImageContext
+        harness: GatedHarness, coder: GateCoder, context: ImageContext
     ) {
         var configuration = ImageManagerConfiguration()
         configuration.maxConcurrentDecodes = width
         configuration.maxDownloadsAwaitingDecode = awaitingDecode
-        let harness = try ManagerHarness(configuration: configuration)
+        let harness = try GatedHarness(configuration: configuration)
+        harness.loader.openAll()
         let coder = GateCoder(images: harness.images)
         var context = ImageContext()
         context.coder = coder
@@ -131,7 +132,7 @@ struct ImageManagerPriorityTests {
             manager.decodeQueue.load == (width, names.count - width) && coder.gate.running == width
         } state: {
             "(decode queue \(manager.decodeQueue.load), downloads \(manager.counters.downloads), "
-                + "requests nginx logged \(harness.nginx.requests(matching: "/static/", atLeast: 0, within: .zero).count), "
+                + "transfers started \(harness.loader.startOrder.count), "
                 + "decodes started \(coder.gate.order), completed \(recorders.map { $0.completions.map { String(describing: $0.errorKind) } }))"
         }
         #expect(coder.gate.running == width && coder.gate.order.count == width)
@@ -145,7 +146,7 @@ struct ImageManagerPriorityTests {
     func defaultDecodeWidth() throws {
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         #expect(ImageManagerConfiguration().maxConcurrentDecodes == cores)
-        let harness = try ManagerHarness()
+        let harness = try GatedHarness()
         #expect(harness.manager.decodeQueue.width == cores)
     }
 
@@ -178,7 +179,7 @@ struct ImageManagerPriorityTests {
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value != nil) }
         #expect(coder.gate.order == ["photo.jpg", "wide.png", "other.jpg", "icon.png"])
         #expect(manager.counters.decodes == 4)
-        #expect(harness.requests("wide.png", atLeast: 1).count == 1)
+        #expect(harness.loader.starts(of: "wide.png") == 1)
 
         // Leaving: icon is queued at high priority with a low subscriber too; the
         // high-priority request leaves before photo's decode ends, so icon waits its turn.
@@ -270,21 +271,22 @@ struct ImageManagerPriorityTests {
         try await Task.sleep(for: .milliseconds(100))
         #expect(manager.counters.downloads == 3)
         #expect(admission.load == (2, 3))
-        let requested = names.filter { !harness.requests($0, atLeast: 0).isEmpty }
+        let requested = names.filter { harness.loader.starts(of: $0) > 0 }
         #expect(requested.count == 3 && requested.contains(coder.gate.order[0]))
         coder.gate.open()
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4) }
         await manager.waitUntilIdle()
         #expect(manager.counters.downloads == names.count && manager.counters.decodes == names.count)
         #expect(admission.load == (0, 0))
-        #expect(names.allSatisfy { harness.requests($0, atLeast: 1).count == 1 })
+        #expect(names.allSatisfy { harness.loader.starts(of: $0) == 1 })
     }
 
     @Test("a queued transform takes the priority of a high-priority subscriber that joins, and drops it when it leaves")
     func queuedTransformFollowsSubscribers() async throws {
         var configuration = ImageManagerConfiguration()
         configuration.maxConcurrentTransforms = 1
-        let harness = try ManagerHarness(configuration: configuration)
+        let harness = try GatedHarness(configuration: configuration)
+        harness.loader.openAll()
         let gate = Gate()
         var context = ImageContext()
         context.transformer = GateTransformer(gate: gate)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 /// How wide the decode and transform stages run, and cancelling while they run.
 @Suite("ImageManager queues and cancellation points", .serialized)
@@ -76,7 +77,8 @@ struct ImageManagerQueueTests {
     func widths() async throws {
         var configuration = ImageManagerConfiguration()
         configuration.maxConcurrentDecodes = 1
-        let harness = try ManagerHarness(configuration: configuration)
+        let harness = try GatedHarness(configuration: configuration)
+        harness.loader.openAll()
         #expect(ImageManagerConfiguration().maxConcurrentTransforms == 2)
         let transforms = Concurrency(hold: .milliseconds(100), width: 2)
         var transformContext = ImageContext()
@@ -132,7 +134,8 @@ struct ImageManagerQueueTests {
 
     @Test("cancelling while the decode or the transform runs: cancelled at once, nothing stored")
     func cancelDuringDecodeAndTransform() async throws {
-        let harness = try ManagerHarness()
+        let harness = try GatedHarness()
+        harness.loader.openAll()
         // Each call holds until released: the cancel surely comes while it runs.
         let decodes = Concurrency(hold: HangBound.scaled(.seconds(60)))
         var decodeContext = ImageContext()
@@ -170,18 +173,20 @@ struct ImageManagerQueueTests {
 
     @Test("cancelAll ends every request; the manager is idle afterwards")
     func cancelAll() async throws {
-        let harness = try ManagerHarness()
+        let harness = try GatedHarness()
         let recorders = (0..<3).map { _ in Recorder() }
         for (index, recorder) in recorders.enumerated() {
             var context = ImageContext()
             context.thumbnail = ThumbnailSize(width: 10 + index, height: 10 + index)
-            harness.manager.load(harness.slowURL("progressive.jpg"), context: context, completed: recorder.completed)
+            harness.manager.load(harness.url("progressive.jpg"), context: context, completed: recorder.completed)
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // The three decodes wait for the one download, held at its gate.
+        #expect(await harness.waitForSubscriptions(3, to: .download))
         #expect(harness.manager.isRunning)
         harness.manager.cancelAll()
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.errorKind == .cancelled) }
         await harness.manager.waitUntilIdle()
         #expect(!harness.manager.isRunning)
+        #expect(harness.loader.cancellations(of: "progressive.jpg") == 1)
     }
 }

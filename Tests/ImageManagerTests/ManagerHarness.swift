@@ -19,19 +19,25 @@ final class ManagerHarness: Sendable {
         downloader: ImageDownloaderConfiguration = ImageDownloaderConfiguration(),
         defaultTransformer: (any ImageTransformer)? = nil
     ) throws {
-        plugins = try PluginsFolder()
-        try plugins.addAllBundled()
-        // The bundled plugins, declared trusted as an install folder is: in-process, as users
-        // run them (crash isolation has its own suites; a worker per harness only adds start-up
-        // time that a loaded machine stretches).
-        host = PluginHost(searchPath: PluginSearchPath(directories: [plugins.path], trustedDirectories: [plugins.path]))
-        let coders = host.makeCodersManager()
-        images = try TestImages.make(coders: coders)
+        (plugins, host) = try Self.bundledPlugins()
+        images = try TestImages.make(coders: host.makeCodersManager())
         nginx = try NginxServer(files: images)
         cacheFolder = try TemporaryDirectory()
         manager = try Self.makeManager(
             host: host, cacheFolder: cacheFolder, configuration: configuration, downloader: downloader,
             defaultTransformer: defaultTransformer)
+    }
+
+    /// Every bundled plugin in a temporary folder, and a host that trusts it as an install
+    /// folder: in-process, as users run them (crash isolation has its own suites; a worker per
+    /// harness only adds start-up time that a loaded machine stretches).
+    static func bundledPlugins() throws -> (PluginsFolder, PluginHost) {
+        let plugins = try PluginsFolder()
+        try plugins.addAllBundled()
+        return (
+            plugins,
+            PluginHost(searchPath: PluginSearchPath(directories: [plugins.path], trustedDirectories: [plugins.path]))
+        )
     }
 
     /// A new manager (empty memory cache) over the same plugins and disk cache folder.

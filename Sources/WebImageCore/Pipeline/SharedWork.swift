@@ -166,6 +166,11 @@ final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let started = Atomic<Int>(0)
     var startedCount: Int { started.load(ordering: .relaxed) }
 
+    /// Subscriptions so far: works started plus joins of running ones (what tests wait for
+    /// before they let a held stage go on).
+    private let subscribed = Atomic<Int>(0)
+    var subscribedCount: Int { subscribed.load(ordering: .relaxed) }
+
     /// Works running now.
     var runningCount: Int { works.withLock { $0.count } }
 
@@ -174,6 +179,7 @@ final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         key: Key, priority: DownloadRequest.Priority, handler: @escaping SharedWork<Value>.Handler,
         start: (SharedWork<Value>) -> Void
     ) -> WorkSubscription<Value> {
+        subscribed.add(1, ordering: .relaxed)
         while true {
             let (work, isNew) = works.withLock { works -> (SharedWork<Value>, Bool) in
                 if let work = works[key] { return (work, false) }
