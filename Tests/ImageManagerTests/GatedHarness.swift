@@ -72,10 +72,10 @@ final class GatedHarness: Sendable {
     }
 
     /// Waits until `stage` of `manager` (the harness's by default) had `count` subscriptions,
-    /// started or joined, for at most a minute (times ``HangBound/scale``); true when it did.
+    /// started or joined, within ``GatedImageLoader/waitBound``; true when it did.
     func waitForSubscriptions(_ count: Int, to stage: Stage, of manager: ImageManager? = nil) async -> Bool {
         let manager = manager ?? self.manager
-        let deadline = ContinuousClock.now + HangBound.scaled(.seconds(60))
+        let deadline = ContinuousClock.now + HangBound.scaled(GatedImageLoader.waitBound)
         while ContinuousClock.now < deadline {
             let subscribed =
                 switch stage {
