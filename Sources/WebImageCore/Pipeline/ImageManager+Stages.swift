@@ -84,28 +84,31 @@ extension ImageManager {
         _ plan: ImageRequestPlan, validators: CacheValidators?, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
     ) async throws(ImageManagerError) -> DecodedPayload? {
-        return try await StageAwaiter.value(
+        try await StageAwaiter.value(
             of: decodes, key: plan.decodeKey(validators: validators), relay: relay, forward: forward
-        ) { work in
-            let progressive =
-                plan.options.contains(.progressiveLoad) && !plan.decode.avoidDecode
-                ? ProgressiveDecoder(
-                    coders: plan.coders, thumbnail: plan.decode.thumbnail,
-                    interval: configuration.progressiveDecodeInterval, counters: counters
-                ) { work.send(.partial($0)) } : nil
-            let url = plan.urlString
-            let stage = DownloadDecodeStage(work: work, progressive: progressive, queue: decodeQueue) {
-                download throws(ImageManagerError) in
-                var payload = try self.decode(
-                    download.data, spec: plan.decode, coders: plan.coders, url: url,
-                    servedAs: download.response.mimeType)
-                payload.download = download
-                return payload
-            }
-            stage.start(downloads: downloads, key: plan.downloadKey(validators: validators)) { download in
-                startDownload(plan, validators: validators, work: download)
-            }
-            work.setHandlers(cancel: { stage.cancel() }, priority: { stage.setPriority($0) })
+        ) { work in startDecode(plan, validators: validators, work: work) }
+    }
+
+    /// Starts the decode work of the plan's download: it joins (or starts) the download and
+    /// decodes its bytes on the decode queue.
+    func startDecode(_ plan: ImageRequestPlan, validators: CacheValidators?, work: SharedWork<DecodedPayload>) {
+        let progressive =
+            plan.options.contains(.progressiveLoad) && !plan.decode.avoidDecode
+            ? ProgressiveDecoder(
+                coders: plan.coders, thumbnail: plan.decode.thumbnail,
+                interval: configuration.progressiveDecodeInterval, counters: counters
+            ) { work.send(.partial($0)) } : nil
+        let url = plan.urlString
+        let decode: QueuedStage<DownloadedData>.Job = { download throws(ImageManagerError) in
+            var payload = try self.decode(
+                download.data, spec: plan.decode, coders: plan.coders, url: url, servedAs: download.response.mimeType)
+            payload.download = download
+            return payload
+        }
+        let stage = QueuedStage<DownloadedData>(
+            work: work, queue: decodeQueue, progressive: progressive, release: { $0.lease?.release() }, job: decode)
+        stage.start(after: downloads, key: plan.downloadKey(validators: validators)) { download in
+            startDownload(plan, validators: validators, work: download)
         }
     }
 
@@ -116,18 +119,9 @@ extension ImageManager {
     ) async throws(ImageManagerError) -> DecodedPayload? {
         let spec = key.spec
         return try await StageAwaiter.value(of: decodes, key: key, relay: relay) { work in
-            let workRelay = PriorityRelay(priority: work.priority)
-            let task = Task {
-                do throws(ImageManagerError) {
-                    let payload = try await run(on: decodeQueue, relay: workRelay) { () throws(ImageManagerError) in
-                        try self.decode(bytes, spec: spec, coders: plan.coders, url: plan.urlString)
-                    }
-                    work.send(.finished(.success(payload)))
-                } catch {
-                    work.send(.finished(.failure(error)))
-                }
-            }
-            work.setHandlers(cancel: { task.cancel() }, priority: { workRelay.set($0) })
+            QueuedStage<[UInt8]>(work: work, queue: decodeQueue) { bytes throws(ImageManagerError) in
+                try self.decode(bytes, spec: spec, coders: plan.coders, url: plan.urlString)
+            }.start(with: bytes)
         }
     }
 
@@ -196,122 +190,80 @@ extension ImageManager {
         _ plan: ImageRequestPlan, count: Int, source: TransformSource, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
     ) async throws(ImageManagerError) -> DecodedPayload? {
-        let input: ImageRequestKeys.Decode
+        try await StageAwaiter.value(
+            of: transforms, key: transformKey(plan, count: count, source: source), relay: relay, forward: forward
+        ) { work in startTransform(plan, count: count, source: source, work: work) }
+    }
+
+    /// The key of the chain's first `count` transformers over `source`.
+    private func transformKey(_ plan: ImageRequestPlan, count: Int, source: TransformSource)
+        -> ImageRequestKeys.Transform
+    {
         switch source {
-        case .download(let validators): input = plan.decodeKey(validators: validators)
-        case .cached(_, let key): input = key
-        }
-        let key = plan.transformKey(count, input: input)
-        return try await StageAwaiter.value(of: transforms, key: key, relay: relay, forward: forward) { work in
-            let workRelay = PriorityRelay(priority: work.priority)
-            let passOn: @Sendable (WorkEvent<DecodedPayload>) -> Void = { event in
-                switch event {
-                case .progress(let progress): work.send(.progress(progress))
-                case .partial(let image): work.send(.partial(image))
-                default: break
-                }
-            }
-            let task = Task {
-                do throws(ImageManagerError) {
-                    let input: DecodedPayload?
-                    if count > 1 {
-                        input = try await transformed(
-                            plan, count: count - 1, source: source, relay: workRelay, forward: passOn)
-                    } else {
-                        switch source {
-                        case .download(let validators):
-                            input = try await decoded(plan, validators: validators, relay: workRelay, forward: passOn)
-                        case .cached(let payload, _):
-                            input = payload
-                        }
-                    }
-                    guard var payload = input else {
-                        work.send(.finished(.success(nil)))
-                        return
-                    }
-                    if let image = payload.image,
-                        !image.traits.contains(.animated) || plan.options.contains(.transformAnimatedImage)
-                    {
-                        let transformer = plan.chain[count - 1]
-                        let animation = payload.animation
-                        let frameCount = max(payload.frameCount, animation?.frames.count ?? 0)
-                        let limits = configuration.transformLimits
-                        let url = plan.urlString
-                        let output = try await run(on: transformQueue, relay: workRelay) {
-                            () throws(ImageManagerError) -> (DecodedImage, DecodedAnimation?) in
-                            self.counters.countTransform()
-                            do {
-                                // An animation is transformed frame by frame: all of its frames count.
-                                if image.traits.contains(.animated) && frameCount > 1 {
-                                    try transformer.checkAnimation(
-                                        frameCount: frameCount, width: image.width, height: image.height,
-                                        format: image.pixels.format, limits: limits)
-                                }
-                                let transformedImage = try transformer.transform(image, limits: limits)
-                                let frames = try animation.map {
-                                    try transformer.transformEveryFrame(of: $0, limits: limits)
-                                }
-                                return (transformedImage, frames)
-                            } catch let error as ImageTransformError {
-                                throw .transform(error, url: url)
-                            } catch {
-                                throw .transform(ImageTransformError(.internalError, "\(error)"), url: url)
-                            }
-                        }
-                        if payload.original == nil { payload.original = image }
-                        payload.image = output.0
-                        payload.animation = output.1
-                        payload.transformed = true
-                    }
-                    work.send(.finished(.success(payload)))
-                } catch {
-                    work.send(.finished(.failure(error)))
-                }
-            }
-            work.setHandlers(cancel: { task.cancel() }, priority: { workRelay.set($0) })
+        case .download(let validators): plan.transformKey(count, input: plan.decodeKey(validators: validators))
+        case .cached(_, let key): plan.transformKey(count, input: key)
         }
     }
 
-    // MARK: queues
-
-    /// Runs `body` on `queue` at the relay's priority; a cancel before it starts removes it.
-    func run<Value: Sendable>(
-        on queue: WorkQueue, relay: PriorityRelay, _ body: @escaping @Sendable () throws(ImageManagerError) -> Value
-    ) async throws(ImageManagerError) -> Value {
-        try Task.checkCancellation(or: ImageManagerError.cancelled)
-        let box = TicketBox()
-        let once = TrackedMutex<CheckedContinuation<Result<Value, ImageManagerError>, Never>?>(nil)
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<Value, ImageManagerError>, Never>) in
-                once.withLock { $0 = continuation }
-                let queuedAt = relay.priority
-                let ticket = queue.enqueue(priority: queuedAt) {
-                    let result = Result { () throws(ImageManagerError) in try body() }
-                    once.withLock { $0.take() }?.resume(returning: result)
-                }
-                box.ticket.withLock { $0 = ticket }
-                box.relayID.withLock { $0 = relay.add { ticket.setPriority($0) } }
-                // A change between the enqueue and the relay's registration is not lost.
-                if relay.priority != queuedAt { ticket.setPriority(relay.priority) }
-                if Task.isCancelled, ticket.cancel() {
-                    once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
-                }
-            }
-        } onCancel: {
-            if let ticket = box.ticket.withLock({ $0 }), ticket.cancel() {
-                once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
-            }
+    /// Starts the transform work of the chain's first `count` transformers: it joins (or
+    /// starts) its input, the chain one shorter or the decode, and runs the last transformer on
+    /// the transform queue.
+    private func startTransform(
+        _ plan: ImageRequestPlan, count: Int, source: TransformSource, work: SharedWork<DecodedPayload>
+    ) {
+        let transformer = plan.chain[count - 1]
+        let stage = QueuedStage<DecodedPayload>(work: work, queue: transformQueue) {
+            payload throws(ImageManagerError) in
+            try self.transform(payload, with: transformer, plan: plan)
         }
-        if let relayID = box.relayID.withLock({ $0 }) { relay.remove(relayID) }
-        return try result.get()
+        if count > 1 {
+            stage.start(after: transforms, key: transformKey(plan, count: count - 1, source: source)) { input in
+                startTransform(plan, count: count - 1, source: source, work: input)
+            }
+            return
+        }
+        switch source {
+        case .download(let validators):
+            stage.start(after: decodes, key: plan.decodeKey(validators: validators)) { input in
+                startDecode(plan, validators: validators, work: input)
+            }
+        case .cached(let payload, _):
+            stage.start(with: payload)
+        }
     }
-}
 
-/// The queue ticket of a job, set once it is queued, and its place in the priority relay.
-final class TicketBox: Sendable {
-    let ticket = TrackedMutex<WorkQueueTicket?>(nil)
-    let relayID = TrackedMutex<Int?>(nil)
+    /// `payload` with `transformer` applied to its image (every frame of an animation), or
+    /// unchanged when it has no image, or an animated one without
+    /// ``ImageManagerOptions/transformAnimatedImage``.
+    private func transform(
+        _ payload: DecodedPayload, with transformer: any ImageTransformer, plan: ImageRequestPlan
+    ) throws(ImageManagerError) -> DecodedPayload {
+        guard let image = payload.image,
+            !image.traits.contains(.animated) || plan.options.contains(.transformAnimatedImage)
+        else { return payload }
+        counters.countTransform()
+        let animation = payload.animation
+        let frameCount = max(payload.frameCount, animation?.frames.count ?? 0)
+        let limits = configuration.transformLimits
+        var output = payload
+        do {
+            // An animation is transformed frame by frame: all of its frames count.
+            if image.traits.contains(.animated) && frameCount > 1 {
+                try transformer.checkAnimation(
+                    frameCount: frameCount, width: image.width, height: image.height, format: image.pixels.format,
+                    limits: limits)
+            }
+            output.image = try transformer.transform(image, limits: limits)
+            output.animation = try animation.map { try transformer.transformEveryFrame(of: $0, limits: limits) }
+        } catch let error as ImageTransformError {
+            throw .transform(error, url: plan.urlString)
+        } catch {
+            throw .transform(ImageTransformError(.internalError, "\(error)"), url: plan.urlString)
+        }
+        if output.original == nil { output.original = image }
+        output.transformed = true
+        return output
+    }
 }
 
 extension Task where Success == Never, Failure == Never {
