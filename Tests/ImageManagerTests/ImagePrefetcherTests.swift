@@ -4,7 +4,8 @@ import WebImageTestSupport
 
 @testable import WebImageCore
 
-/// SDWebImagePrefetcher's behaviour on the manager, against nginx.
+/// SDWebImagePrefetcher's behaviour on the manager, against nginx (and, where a request must be
+/// held, the gated loader).
 @Suite("ImagePrefetcher", .serialized)
 struct ImagePrefetcherTests {
     /// Collects a prefetch's progress reports and its completion.
@@ -66,18 +67,23 @@ struct ImagePrefetcherTests {
 
     @Test("at most maxConcurrentPrefetchCount requests at once")
     func concurrencyLimit() async throws {
-        let harness = try ManagerHarness()
+        let harness = try GatedHarness()
         let prefetcher = ImagePrefetcher(manager: harness.manager, maxConcurrentPrefetchCount: 2)
-        let urls = ["photo.jpg", "progressive.jpg", "other.jpg", "wide.png"].map { harness.slowURL($0) }
+        let urls = ["photo.jpg", "progressive.jpg", "other.jpg", "wide.png"].map { harness.url($0) }
         let reports = Reports()
         prefetcher.prefetch(urls, completion: reports.onCompletion)
-        var most = 0
+        // Two transfers held at their gates; the other two URLs wait in the prefetcher.
+        #expect(await harness.loader.waitForStarts(2))
+        var most = max(prefetcher.runningCount, harness.manager.downloader.activeCount)
+        #expect(most == 2 && harness.loader.waitingCount == 2)
+        harness.loader.openAll()
         while reports.completion.withLock({ $0.isEmpty }) {
             most = max(most, prefetcher.runningCount, harness.manager.downloader.activeCount)
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(most == 2)
         #expect(reports.completion.withLock { $0 } == [PrefetchProgress(finished: 4, total: 4)])
+        #expect(harness.loader.startOrder.count == 4)
     }
 
     @Test("overlapping prefetches each complete with their own counts; an empty list completes at once")
@@ -101,31 +107,31 @@ struct ImagePrefetcherTests {
 
     @Test("cancelling one token stops it without its completion; the other completes; cancelAll stops all")
     func cancelling() async throws {
-        let harness = try ManagerHarness()
+        // photo.jpg and progressive.jpg are held at their gates for the whole test.
+        let harness = try GatedHarness(open: ["icon.png", "wide.png"])
         let prefetcher = ImagePrefetcher(manager: harness.manager, maxConcurrentPrefetchCount: 4)
         let cancelled = Reports()
         let kept = Reports()
-        let slow = ["photo.jpg", "progressive.jpg"].map { harness.slowURL($0) }
-        let token = prefetcher.prefetch(slow, completion: cancelled.onCompletion)
+        let held = ["photo.jpg", "progressive.jpg"]
+        let token = prefetcher.prefetch(held.map { harness.url($0) }, completion: cancelled.onCompletion)
         prefetcher.prefetch(["icon.png", "wide.png"].map { harness.url($0) }, completion: kept.onCompletion)
-        try await Task.sleep(for: .milliseconds(100))
+        for name in held { #expect(await harness.loader.waitForStarts(1, of: name)) }
         token.cancel()
         #expect(await kept.waitForCompletion() == [PrefetchProgress(finished: 2, total: 2)])
         #expect(token.isCancelled)
         await harness.manager.waitUntilIdle()
         #expect(cancelled.completion.withLock { $0.isEmpty })
+        for name in held { #expect(await harness.loader.waitForCancellations(1, of: name)) }
 
-        // Other URLs: the cancelled downloads above kept their bytes, and a resumed (ranged)
-        // request of the same URL comes at full speed, so it could finish before cancelAll.
-        let slowAgain = ["photo.jpg?again", "progressive.jpg?again"].map { harness.slowURL($0) }
         let again = [Reports(), Reports()]
-        let tokens = again.map { prefetcher.prefetch(slowAgain, completion: $0.onCompletion) }
-        try await Task.sleep(for: .milliseconds(100))
+        let tokens = again.map { prefetcher.prefetch(held.map { harness.url($0) }, completion: $0.onCompletion) }
+        for name in held { #expect(await harness.loader.waitForStarts(2, of: name)) }
         prefetcher.cancelAll()
         #expect(tokens.map(\.isCancelled) == [true, true])
         await harness.manager.waitUntilIdle()
         #expect(!harness.manager.isRunning)
         let completions = again.map { reports in reports.completion.withLock { $0.count } }
         #expect(completions == [0, 0])
+        for name in held { #expect(await harness.loader.waitForCancellations(2, of: name)) }
     }
 }
