@@ -1,4 +1,6 @@
-/* Encoding RGBA frames as a (possibly animated) GIF with giflib's quantiser. */
+/* Encoding a whole (possibly animated) GIF at once from RGBA frames with giflib's quantiser, and
+ * the writer, loop extension and frame writing that the incremental encoder
+ * (gif_shim_encode_incremental.c) shares. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
