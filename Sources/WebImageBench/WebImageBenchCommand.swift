@@ -1,17 +1,20 @@
 import ArgumentParser
 import WebImageCLISupport
 
-/// `webimage-bench`: the decode benchmark with the plain C libraries as reference.
+/// `webimage-bench`: the toolkit's benchmarks, kept out of the shipping `webimage`.
 ///
-/// It is `webimage bench` plus the reference decoders (``ReferenceDecoder``), kept out of
-/// `webimage` so that the shipping tool links no C image library; `webimage bench decode
-/// --reference` runs this executable from its own folder with the same arguments.
+/// - `decode`: `webimage bench decode` plus the plain C reference decoders
+///   (``ReferenceDecoder``), so that `webimage` links no C image library; `webimage bench
+///   decode --reference` runs this executable from its own folder with the same arguments.
+/// - `manager`: the image manager against fetch + decode + store by hand (docs/performance.md).
+/// - `isolation`: what running a coder in a worker process costs.
 @main
 struct WebImageBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage-bench",
-        abstract: "Time coder plugins in-process against the plain C libraries.",
-        subcommands: [ReferenceDecodeCommand.self])
+        abstract:
+            "The toolkit's benchmarks: decodes against the plain C libraries, the image manager, isolated plugins.",
+        subcommands: [ReferenceDecodeCommand.self, BenchManagerCommand.self, BenchIsolationCommand.self])
 
     /// Usage errors begin `error: ` like the tool's own (ArgumentParser's default is `Error: `).
     static var _errorPrefix: String { "error: " }

@@ -1,12 +1,15 @@
 import ArgumentParser
 import WebImageCLISupport
 
-/// `webimage bench`: the benchmark subcommands.
+/// `webimage bench`: timing a user's own images through the plugins (decode, transform); the
+/// toolkit's benchmarks are `webimage-bench`'s.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time coder plugins, transformers, isolated plugins and the image manager.",
-        subcommands: [
-            BenchDecodeCommand.self, BenchTransformCommand.self, BenchManagerCommand.self, BenchIsolationCommand.self,
-        ])
+        abstract: "Time decoding and transforming your images through the plugins.",
+        discussion: """
+            The toolkit's own benchmarks (the image manager, isolated plugins, the C reference
+            decoders) are in webimage-bench.
+            """,
+        subcommands: [BenchDecodeCommand.self, BenchTransformCommand.self])
 }

@@ -47,7 +47,7 @@ struct FetchCommand: PluginHostCommand {
     }
 
     func run() throws {
-        let list = try FetchPlan.urls(arguments: urls, listFile: listFile)
+        let list = try URLList.urls(arguments: urls, listFile: listFile)
         guard !list.isEmpty else { throw CLIError("no URL to fetch") }
         let host = pluginOptions.makeHost()
         let loaders: [any ImageLoader] = host.plugins(of: .loader).compactMap {

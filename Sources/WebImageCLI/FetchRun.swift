@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCLISupport
 import WebImageCore
 
 /// Runs the downloads of a ``FetchPlan``: each body goes to a temporary name in the output

@@ -87,7 +87,7 @@ struct GetCommand: PluginHostCommand {
     }
 
     func run() throws {
-        let urls = urls + (try listFile.map(FetchPlan.listedURLs) ?? [])
+        let urls = urls + (try listFile.map(URLList.listedURLs) ?? [])
         guard !urls.isEmpty else { throw CLIError("no URL to get") }
         let namedOptions: ImageManagerOptions
         do {

@@ -76,7 +76,7 @@ struct PrefetchCommand: PluginHostCommand {
     }
 
     func run() throws {
-        let list = try FetchPlan.urls(arguments: urls, listFile: listFile)
+        let list = try URLList.urls(arguments: urls, listFile: listFile)
         guard !list.isEmpty else { throw CLIError("no URL to prefetch") }
         let host = pluginOptions.makeHost()
         var context = try manager.context(host: host)

@@ -14,7 +14,7 @@
 #   sh Tests/Benchmarks/manager-bench.sh [ROUNDS]      (default 3 rounds)
 #   PREFIX=/opt/webimage sh Tests/Benchmarks/manager-bench.sh [ROUNDS]   (an installed webimage)
 #
-# Needs a release build (`swift build -c release --product webimage` and the plugin
+# Needs a release build (`swift build -c release --product webimage`, `--product webimage-bench` and the plugin
 # products) or, with PREFIX, a `make install PREFIX=...`; nginx, curl, cjpeg and python3. nginx listens on 127.0.0.1 only, on a free port,
 # with a temporary prefix that is removed at the end. The plugins are linked into that prefix,
 # outside the install folder, so every command that decodes runs with --isolation none: the
@@ -24,10 +24,12 @@ rounds=${1:-3}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -n "${PREFIX:-}" ]; then
   webimage="$PREFIX/bin/webimage"
+  bench="$PREFIX/bin/webimage-bench"
   libraries="$PREFIX/lib/webimage/plugins"
 else
   libraries=$(cd "$root" && swift build -c release --show-bin-path)
   webimage="$libraries/webimage"
+  bench="$libraries/webimage-bench"
 fi
 work=$(mktemp -d /tmp/webimage-manager-bench.XXXXXX)
 nginx_pid=""
@@ -63,10 +65,10 @@ for i in $(seq 0 999); do printf '%s/%04d.jpg\n' "$base" "$i"; done >"$work/urls
 export WEBIMAGE_PLUGIN_PATH="$work/plugins"
 
 echo "== 1. memory-cache hit through the manager"
-"$webimage" bench manager memory-hit --cache-dir "$work/cache-hit" --isolation none
+"$bench" manager memory-hit --cache-dir "$work/cache-hit" --isolation none
 
 echo "== 2. 100 identical concurrent requests"
-"$webimage" bench manager coalesce "$base/0000.jpg" --count 100 --cache-dir "$work/cache-coalesce" --isolation none
+"$bench" manager coalesce "$base/0000.jpg" --count 100 --cache-dir "$work/cache-coalesce" --isolation none
 echo "   nginx log lines for /jpeg/0000.jpg: $(grep -c '^/jpeg/0000.jpg ' "$work/logs/access.log")"
 
 echo "== 3. 1,000 distinct 640x480 JPEGs thumbnailed to 256 px and stored"
@@ -79,9 +81,9 @@ echo "== 3. 1,000 distinct 640x480 JPEGs thumbnailed to 256 px and stored"
 # files just before a side creates a thousand more can make that side's file creation slower
 # (see docs/performance.md). CPU seconds are user + system of the client process and of nginx.
 mkdir -p "$work/runs"
-python3 - "$webimage" "$work" "$nginx_pid" "$rounds" <<'PY'
+python3 - "$webimage" "$work" "$nginx_pid" "$rounds" "$bench" <<'PY'
 import json, os, resource, statistics, subprocess, sys, time
-webimage, work, server, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+webimage, work, server, rounds, bench = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 urls = f"{work}/urls.txt"
 cores = os.cpu_count()
 
@@ -110,7 +112,7 @@ for round in range(1, rounds + 1):
             config.write(f'url = "{url}"\noutput = "{work}/runs/curl-{round}/{url.rsplit("/", 1)[1]}"\n')
     curl = timed(["curl", "-s", "--parallel", "--parallel-max", "6", "-K", f"{work}/runs/curl-{round}.cfg"])
     output = subprocess.run(
-        [webimage, "bench", "manager", "pipeline", "--urls", urls, "--files", f"{work}/www/jpeg",
+        [bench, "manager", "pipeline", "--urls", urls, "--files", f"{work}/www/jpeg",
          "--thumbnail", "256x256", "--threads", "2", "--rounds", "1", "--isolation", "none",
          "--server-pid", server, "--cache-dir", f"{work}/runs/pipeline-{round}", "--json"],
         capture_output=True, text=True, check=True).stdout

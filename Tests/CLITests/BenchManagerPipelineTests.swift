@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WebImageTestSupport
 
-/// `webimage bench manager pipeline` against a real nginx: the sides of a round, their CPU
+/// `webimage-bench manager pipeline` against a real nginx: the sides of a round, their CPU
 /// seconds, the caches kept in `--cache-dir`, one side alone.
-@Suite("webimage bench manager pipeline") struct BenchManagerPipelineTests {
+@Suite("webimage-bench manager pipeline") struct BenchManagerPipelineTests {
     /// Runs the pipeline benchmark over two sample images served by nginx.
     private func run(_ extra: [String], in work: TemporaryDirectory) async throws -> CommandResult {
         let server = try GetTests.server()
@@ -13,9 +13,9 @@ import WebImageTestSupport
             "urls.txt", ["landscape.jpg", "badge.png"].map { server.http + "/static/" + $0 }.joined(separator: "\n"))
         let result = try await WebImageProcess.run(
             [
-                "bench", "manager", "pipeline", "--plugin-path", plugins.path, "--urls", list, "--files",
+                "manager", "pipeline", "--plugin-path", plugins.path, "--urls", list, "--files",
                 GetTests.samples.path, "--thumbnail", "64x64", "--rounds", "1", "--isolation", "none",
-            ] + extra)
+            ] + extra, executable: try BuildProducts.benchExecutable)
         return result
     }
 

@@ -5,7 +5,7 @@ import WebImageTestSupport
 /// Every `sh` and `swift` code block of README.md and docs/*.md is checked, so the docs
 /// cannot go stale. A block says how with an HTML comment on the line before its fence:
 ///
-/// - `<!-- doc-test: synopsis -->`: lines starting with `webimage` (joined over `\`): the
+/// - `<!-- doc-test: synopsis -->`: lines starting with `webimage` or `webimage-bench` (joined over `\`): the
 ///   subcommand exists and every `--flag` shown is in `webimage <subcommand> --help` (for
 ///   `a|b` alternatives, the first one's).
 /// - `<!-- doc-test: run [setup=S1,S2...] -->` (sh): runs with `sh -e` in a new folder that
@@ -115,7 +115,7 @@ struct DocumentationTests {
         text.replacingOccurrences(of: "\\\n", with: " ").components(separatedBy: "\n")
             .map { line in line.range(of: "  #").map { String(line[..<$0.lowerBound]) } ?? line }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0.hasPrefix("webimage ") }
+            .filter { $0.hasPrefix("webimage ") || $0.hasPrefix("webimage-bench ") }
     }
 
     /// The `--flags` of `text`.
@@ -126,14 +126,17 @@ struct DocumentationTests {
     @Test("every flag of a synopsis is in the subcommand's --help", arguments: blocks("synopsis"))
     func synopsisFlagsExist(_ block: Block) async throws {
         for line in Self.commandLines(block.text) {
-            let words = line.split(separator: " ").dropFirst().map(String.init)
-            let subcommand = words.prefix { $0.first?.isLetter == true && !$0.contains(".") }
+            let words = line.split(separator: " ").map(String.init)
+            let tool = words[0]
+            let subcommand = words.dropFirst().prefix { $0.first?.isLetter == true && !$0.contains(".") }
                 .map { String($0.split(separator: "|").first ?? "") }
-            let help = try await WebImageProcess.run(subcommand + ["--help"])
-            #expect(help.status == 0, "\(block): webimage \(subcommand.joined(separator: " ")) --help failed")
+            let help = try await WebImageProcess.run(
+                subcommand + ["--help"],
+                executable: tool == "webimage-bench" ? try BuildProducts.benchExecutable : nil)
+            #expect(help.status == 0, "\(block): \(tool) \(subcommand.joined(separator: " ")) --help failed")
             let known = Set(Self.flags(in: help.standardOutput))
             let missing = Self.flags(in: line).filter { !known.contains($0) }
-            #expect(missing == [], "\(block): not in webimage \(subcommand.joined(separator: " ")) --help")
+            #expect(missing == [], "\(block): not in \(tool) \(subcommand.joined(separator: " ")) --help")
         }
     }
 

@@ -49,6 +49,11 @@ public enum BuildProducts {
         get throws { try requiredDirectory.appendingPathComponent("webimage") }
     }
 
+    /// The `webimage-bench` executable (the toolkit's benchmarks).
+    public static var benchExecutable: URL {
+        get throws { try requiredDirectory.appendingPathComponent("webimage-bench") }
+    }
+
     /// A built plugin library, for example `libWebImagePNG.so`.
     public static func library(_ name: String) throws -> URL {
         try requiredDirectory.appendingPathComponent(name)

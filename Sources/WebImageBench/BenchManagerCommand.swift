@@ -3,7 +3,7 @@ import Foundation
 import WebImageCLISupport
 import WebImageCore
 
-/// `webimage bench manager`: the image manager's benchmarks of docs/performance.md.
+/// `webimage-bench manager`: the image manager's benchmarks of docs/performance.md.
 struct BenchManagerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "manager",

@@ -4,7 +4,7 @@ import Synchronization
 import WebImageCLISupport
 import WebImageCore
 
-/// `webimage bench manager pipeline --urls FILE --files DIR`: many distinct images thumbnailed
+/// `webimage-bench manager pipeline --urls FILE --files DIR`: many distinct images thumbnailed
 /// and stored through the manager (on disk only, the workload, and with the default
 /// store cache type, memory and disk), against decoding the same files alone on `--threads`
 /// threads and against fetch + decode + store written by hand with the same plugins; rounds
@@ -95,7 +95,7 @@ struct BenchManagerPipelineCommand: PluginHostCommand {
     }
 
     func run() throws {
-        let list = try FetchPlan.urls(arguments: [], listFile: urls)
+        let list = try URLList.urls(arguments: [], listFile: urls)
         guard !list.isEmpty else { throw CLIError("no URL in \(urls)") }
         let host = pluginOptions.makeHost()
         var context = try manager.context(host: host)

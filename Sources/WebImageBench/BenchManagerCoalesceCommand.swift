@@ -3,7 +3,7 @@ import Foundation
 import WebImageCLISupport
 import WebImageCore
 
-/// `webimage bench manager coalesce URL`: many identical requests at once through a fresh
+/// `webimage-bench manager coalesce URL`: many identical requests at once through a fresh
 /// manager; reports the downloads and decodes it performed.
 struct BenchManagerCoalesceCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(

@@ -2,13 +2,13 @@ import WebImageCore
 
 /// A loader that passes every transfer to another one and reports its response, body bytes
 /// and end to a ``TransferProgressBar``, so the bar moves while the bytes arrive.
-struct MeteredLoader: ImageLoader {
-    let loader: any ImageLoader
-    let bar: TransferProgressBar
+package struct MeteredLoader: ImageLoader {
+    package let loader: any ImageLoader
+    package let bar: TransferProgressBar
 
-    var schemes: [String] { loader.schemes }
+    package var schemes: [String] { loader.schemes }
 
-    func start(_ request: LoadRequest, handler: @escaping @Sendable (LoadEvent) -> Void)
+    package func start(_ request: LoadRequest, handler: @escaping @Sendable (LoadEvent) -> Void)
         throws(ImageLoadingError) -> any LoadTask
     {
         let bar = bar
@@ -29,7 +29,7 @@ struct MeteredLoader: ImageLoader {
     }
 
     /// `loaders`, each reporting to `bar` when there is one.
-    static func wrap(_ loaders: [any ImageLoader], reportingTo bar: TransferProgressBar?) -> [any ImageLoader] {
+    package static func wrap(_ loaders: [any ImageLoader], reportingTo bar: TransferProgressBar?) -> [any ImageLoader] {
         guard let bar else { return loaders }
         return loaders.map { MeteredLoader(loader: $0, bar: bar) }
     }

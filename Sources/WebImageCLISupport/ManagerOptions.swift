@@ -1,26 +1,27 @@
 import ArgumentParser
 import Foundation
-import WebImageCLISupport
 import WebImageCore
 
 /// What `webimage get` and `webimage prefetch` share: the plugins, the cache folder, the
 /// thumbnail, the transformers, the disk tier's backend and the loader's options.
-struct ManagerOptions: ParsableArguments {
-    @OptionGroup var pluginOptions: PluginOptions
+package struct ManagerOptions: ParsableArguments {
+    package init() {}
 
-    @OptionGroup var destinationOptions: DestinationOptions
+    @OptionGroup package var pluginOptions: PluginOptions
+
+    @OptionGroup package var destinationOptions: DestinationOptions
 
     @Option(
         name: .customLong("cache-dir"),
         help: ArgumentHelp(
             "The disk cache folder; default $WEBIMAGE_CACHE_DIR, else the XDG cache folder.", valueName: "dir"))
-    var cacheDirectory: String?
+    package var cacheDirectory: String?
 
     @Option(help: ArgumentHelp("Decode to a thumbnail that fits WxH pixels.", valueName: "WxH"))
-    var thumbnail: String?
+    package var thumbnail: String?
 
     @Flag(name: .customLong("no-aspect"), help: "With --thumbnail: exactly WxH, not keeping the aspect ratio.")
-    var noAspect = false
+    package var noAspect = false
 
     @Option(
         name: .customLong("transform"),
@@ -28,25 +29,25 @@ struct ManagerOptions: ParsableArguments {
             "A transformer after decoding (repeatable, applied in order): "
                 + TransformArgument.builtInNames.joined(separator: ", ") + ", or a plugin's NAME[:k=v,...].",
             valueName: "spec"))
-    var transforms: [String] = []
+    package var transforms: [String] = []
 
-    @OptionGroup var loaderOptions: LoaderOptions
+    @OptionGroup package var loaderOptions: LoaderOptions
 
     @Option(
         name: .customLong("cache-backend"),
         help: ArgumentHelp("The disk tier's backend plugin: disk or redis.", valueName: "name"))
-    var cacheBackend = "disk"
+    package var cacheBackend = "disk"
 
     @Option(
         name: .customLong("cache-option"),
         help: ArgumentHelp(
             "A backend option as key=value, passed to the plugin (repeatable): url=redis://HOST:PORT, for example.",
             valueName: "key=value"))
-    var cacheOptions: [String] = []
+    package var cacheOptions: [String] = []
 
     /// The image cache's configuration: the disk tier's backend (`--cache-backend`) with its
     /// options (`--cache-option`), in `--cache-dir` for the disk backend.
-    func cacheConfiguration() throws(CLIError) -> ImageCacheConfiguration {
+    package func cacheConfiguration() throws(CLIError) -> ImageCacheConfiguration {
         try CacheBackendArgument.check(cacheBackend, flag: "--cache-backend")
         guard cacheDirectory == nil || cacheBackend == "disk" else {
             throw CLIError("--cache-dir applies to the disk backend only")
@@ -61,7 +62,7 @@ struct ManagerOptions: ParsableArguments {
     /// The manager over the plugins of the search path: the memory cache, the disk tier
     /// (``cacheConfiguration()``), the coders and the loaders (reporting their bytes to `bar`
     /// when there is one).
-    func makeManager(host: PluginHost, bar: TransferProgressBar? = nil) throws -> ImageManager {
+    package func makeManager(host: PluginHost, bar: TransferProgressBar? = nil) throws -> ImageManager {
         let configuration = try cacheConfiguration()
         do {
             var downloaderConfiguration = ImageDownloaderConfiguration()
@@ -82,7 +83,7 @@ struct ManagerOptions: ParsableArguments {
     }
 
     /// The context the thumbnail and transform options ask for.
-    func context(host: PluginHost) throws -> ImageContext {
+    package func context(host: PluginHost) throws -> ImageContext {
         var context = ImageContext()
         if let thumbnail {
             context.thumbnail = try ThumbnailArgument.parse(thumbnail, preservesAspectRatio: !noAspect)
@@ -98,8 +99,8 @@ struct ManagerOptions: ParsableArguments {
 }
 
 /// A cache type named on the command line: `none`, `memory`, `disk` or `all`.
-enum CacheTypeArgument {
-    static func parse(_ text: String, option: String) throws -> ImageCacheType {
+package enum CacheTypeArgument {
+    package static func parse(_ text: String, option: String) throws -> ImageCacheType {
         switch text {
         case "none": return .none
         case "memory": return .memory
@@ -109,7 +110,7 @@ enum CacheTypeArgument {
         }
     }
 
-    static func name(_ type: ImageCacheType) -> String {
+    package static func name(_ type: ImageCacheType) -> String {
         switch type {
         case .none: "none"
         case .memory: "memory"
@@ -120,7 +121,7 @@ enum CacheTypeArgument {
 }
 
 /// Runs an async body to its end from a synchronous command.
-func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
+package func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
     let semaphore = DispatchSemaphore(value: 0)
     let box = ResultBox<Value>()
     Task {
@@ -132,7 +133,7 @@ func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async -> Value)
 }
 
 /// Carries a value out of a task to a thread waiting on a semaphore.
-final class ResultBox<Value>: @unchecked Sendable {
+package final class ResultBox<Value>: @unchecked Sendable {
     // @unchecked: written once by the task before the semaphore is signalled, read after the wait.
-    var value: Value?
+    package var value: Value?
 }

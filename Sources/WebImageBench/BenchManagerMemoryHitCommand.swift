@@ -3,7 +3,7 @@ import Foundation
 import WebImageCLISupport
 import WebImageCore
 
-/// `webimage bench manager memory-hit`: `try await manager.image(for: url)` answered from the
+/// `webimage-bench manager memory-hit`: `try await manager.image(for: url)` answered from the
 /// memory cache plugin (URL → key → memory cache → image), timed call by call.
 struct BenchManagerMemoryHitCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,3 @@
-import WebImageCLISupport
 import WebImageCore
 
 /// Parsing of `--transform SPEC`, one transformer per spec in the form of
@@ -6,14 +5,14 @@ import WebImageCore
 /// (`resize`, `crop`, `round-corner`, `flip`, `rotate`, `tint`, `blur`) or any other
 /// `NAME[:k=v,...]` naming a transformer from a plugin in the search path (for example
 /// `sepia:percent=80` from the `effects` example plugin).
-enum TransformArgument {
+package enum TransformArgument {
     /// The names of the built-in transformers, in the order the help lists them.
-    static let builtInNames = TransformerSpec.builtInNames
+    package static let builtInNames = TransformerSpec.builtInNames
 
     /// The transformer `text` describes.
     /// - Throws: ``CLIError`` `invalid --transform '…': …` for a malformed spec or bad
     ///   parameters, and `no transformer named '…'` for an unknown name.
-    static func parse(_ text: String, host: PluginHost) throws -> any ImageTransformer {
+    package static func parse(_ text: String, host: PluginHost) throws -> any ImageTransformer {
         let spec = TransformerSpec(text)
         if spec.isBuiltIn {
             do throws(TransformerSpecError) {
@@ -49,7 +48,7 @@ enum TransformArgument {
 
     /// A pipeline of the transformers `texts` describe, in order.
     /// - Throws: ``CLIError`` from the first spec that does not parse.
-    static func pipeline(_ texts: [String], host: PluginHost) throws -> TransformerPipeline {
+    package static func pipeline(_ texts: [String], host: PluginHost) throws -> TransformerPipeline {
         TransformerPipeline(try texts.map { try parse($0, host: host) })
     }
 }

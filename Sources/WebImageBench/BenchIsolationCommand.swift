@@ -3,7 +3,7 @@ import Foundation
 import WebImageCLISupport
 import WebImageCore
 
-/// `webimage bench isolation FILE`: what isolation costs. Times the same decode (through
+/// `webimage-bench isolation FILE`: what isolation costs. Times the same decode (through
 /// `CodersManager.decode`, bytes in memory) with the file's coder in-process and in a worker
 /// (`--isolation all`), interleaved round by round in one run, and the start of a worker
 /// (spawning `webimage-plugin-worker` and opening the plugin in it).

@@ -5,46 +5,48 @@ import WebImageCore
 /// How `fetch`, `get` and `prefetch` talk to servers: connections, HTTP version, headers,
 /// credentials, certificates, timeouts and retries, turned into the downloader's
 /// configuration (``apply(to:)``) that every request of the command goes out with.
-struct LoaderOptions: ParsableArguments {
+package struct LoaderOptions: ParsableArguments {
+    package init() {}
+
     @Option(help: "Most connections open at once to one host (default 6).")
-    var maxHostConnections = 6
+    package var maxHostConnections = 6
 
     @Flag(help: "Speak HTTP/1.1 only.")
-    var http1 = false
+    package var http1 = false
 
     @Flag(help: "Allow HTTP/2 over TLS (the default).")
-    var http2 = false
+    package var http2 = false
 
     @Option(
         name: .customLong("header"),
         help: ArgumentHelp(
             "A request header 'Name: value' (repeatable); 'Name:' with no value removes a default one.",
             valueName: "header"))
-    var headers: [String] = []
+    package var headers: [String] = []
 
     @Option(help: ArgumentHelp("Credentials for basic or digest authentication.", valueName: "user:password"))
-    var user: String?
+    package var user: String?
 
     @Flag(help: "Accept TLS certificates that do not verify.")
-    var insecure = false
+    package var insecure = false
 
     @Option(
         help: ArgumentHelp(
             "Seconds over which a transfer must average 1024 bytes a second, so also the most without a byte (default 15).",
             valueName: "seconds"))
-    var timeout: Double = 15
+    package var timeout: Double = 15
 
     @Option(
         name: .customLong("max-time"),
         help: ArgumentHelp(
             "Most seconds for each transfer, from its start to its last byte (default 60; 0 for none).",
             valueName: "seconds"))
-    var maxTime: Double?
+    package var maxTime: Double?
 
     @Option(help: "Retries of transient failures: network errors, timeouts, 429 and 5xx (default 0).")
-    var retries = 0
+    package var retries = 0
 
-    func validate() throws {
+    package func validate() throws {
         guard (1...1000).contains(maxHostConnections) else {
             throw ValidationError("--max-host-connections must be from 1 to 1000")
         }
@@ -65,7 +67,7 @@ struct LoaderOptions: ParsableArguments {
     /// Sets the connections per host, the timeouts, the retries and the headers, and a request
     /// modifier that gives every request the credentials and the HTTP version and certificate
     /// switches (after any modifier already set).
-    func apply(to configuration: inout ImageDownloaderConfiguration) {
+    package func apply(to configuration: inout ImageDownloaderConfiguration) {
         configuration.maxConnectionsPerHost = UInt32(maxHostConnections)
         configuration.idleTimeout = .milliseconds(Int64(timeout * 1000))
         if let maxTime {

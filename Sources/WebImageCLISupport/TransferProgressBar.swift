@@ -1,5 +1,4 @@
 import Foundation
-import WebImageCLISupport
 import WebImageCore
 
 /// The one-line progress bar of `fetch`, `get` and `prefetch` on standard error: items ended
@@ -9,9 +8,9 @@ import WebImageCore
 ///
 /// Bytes come from the loader's events (``MeteredLoader``), items from the command
 /// (``itemEnded(failed:)`` or ``show(_:)``). ``finish()`` prints the closing line.
-final class TransferProgressBar: Sendable {
+package final class TransferProgressBar: Sendable {
     /// What one transfer reported so far.
-    final class Transfer: Sendable {
+    package final class Transfer: Sendable {
         fileprivate let remaining = TrackedMutex<UInt64>(0)
     }
 
@@ -31,7 +30,7 @@ final class TransferProgressBar: Sendable {
     }
 
     /// How often the line is redrawn: 250 ms.
-    static let interval: Duration = .milliseconds(250)
+    package static let interval: Duration = .milliseconds(250)
 
     private let total: Int
     private let noun: String
@@ -46,7 +45,7 @@ final class TransferProgressBar: Sendable {
 
     /// A bar of `total` items, called `noun` ("files", "images"), drawn from the first
     /// transfer or item on (so a command that fails before any leaves no bar before its error).
-    init(total: Int, noun: String) {
+    package init(total: Int, noun: String) {
         self.total = total
         self.noun = noun
     }
@@ -67,14 +66,14 @@ final class TransferProgressBar: Sendable {
     }
 
     /// A transfer started; its response, bytes and end are reported on the returned value.
-    func transferStarted() -> Transfer {
+    package func transferStarted() -> Transfer {
         startDrawing()
         state.withLock { $0.runningTransfers += 1 }
         return Transfer()
     }
 
     /// The transfer's response head arrived, with its Content-Length when there is one.
-    func responded(_ transfer: Transfer, expectedBytes: UInt64?) {
+    package func responded(_ transfer: Transfer, expectedBytes: UInt64?) {
         guard let expectedBytes else { return }
         transfer.remaining.withLock { $0 = expectedBytes }
         state.withLock { state in
@@ -85,7 +84,7 @@ final class TransferProgressBar: Sendable {
     }
 
     /// `count` body bytes of the transfer arrived.
-    func received(_ count: Int, of transfer: Transfer) {
+    package func received(_ count: Int, of transfer: Transfer) {
         let counted = transfer.remaining.withLock { remaining -> UInt64 in
             let counted = min(remaining, UInt64(count))
             remaining -= counted
@@ -99,7 +98,7 @@ final class TransferProgressBar: Sendable {
     }
 
     /// The transfer ended (completed, failed or cancelled): what it did not bring is no longer expected.
-    func ended(_ transfer: Transfer) {
+    package func ended(_ transfer: Transfer) {
         let uncounted = transfer.remaining.withLock { remaining in
             defer { remaining = 0 }
             return remaining
@@ -111,7 +110,7 @@ final class TransferProgressBar: Sendable {
     }
 
     /// One item ended.
-    func itemEnded(failed: Bool) {
+    package func itemEnded(failed: Bool) {
         startDrawing()
         state.withLock { state in
             state.ended += 1
@@ -120,7 +119,7 @@ final class TransferProgressBar: Sendable {
     }
 
     /// The prefetcher's counts.
-    func show(_ progress: PrefetchProgress) {
+    package func show(_ progress: PrefetchProgress) {
         startDrawing()
         state.withLock { state in
             state.ended = progress.finished
@@ -131,7 +130,7 @@ final class TransferProgressBar: Sendable {
 
     /// Stops redrawing and prints the closing line (the bar as it ended, with the time taken)
     /// and a line break.
-    func finish() {
+    package func finish() {
         draw(finished: true)
     }
 
@@ -179,7 +178,7 @@ final class TransferProgressBar: Sendable {
     }
 
     /// `1234567` as `1.2 MB`: B below 1,000, then kB, MB, GB (powers of 1,000).
-    static func bytes(_ count: UInt64) -> String {
+    package static func bytes(_ count: UInt64) -> String {
         guard count >= 1000 else { return "\(count) B" }
         var value = Double(count) / 1000
         for unit in ["kB", "MB", "GB"] {
@@ -190,7 +189,7 @@ final class TransferProgressBar: Sendable {
     }
 
     /// Seconds as `m:ss` (`h:mm:ss` from an hour).
-    static func clock(_ seconds: Double) -> String {
+    package static func clock(_ seconds: Double) -> String {
         let whole = Int(min(seconds, 359_999).rounded(.up))
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         return hours > 0
