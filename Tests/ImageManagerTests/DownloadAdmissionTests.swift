@@ -13,7 +13,7 @@ struct DownloadAdmissionTests {
 
         /// A lease for `name`'s download from `host` (default: a host of its own, `http://name`).
         func admit(
-            _ name: String, _ admission: DownloadAdmission, priority: DownloadRequest.Priority = .normal,
+            _ name: String, _ admission: DownloadAdmission, priority: ImagePriority = .normal,
             host: String? = nil
         ) -> DownloadLease {
             admission.admit(priority: priority, url: "http://\(host ?? name)/\(name).png") { _ in

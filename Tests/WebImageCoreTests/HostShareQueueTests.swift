@@ -9,7 +9,7 @@ import Testing
     private func fiveJobs(lastInFirstOut: Bool) -> HostShareQueue<String> {
         var queue = HostShareQueue<String>(lastInFirstOut: lastInFirstOut)
         for (sequence, (name, host, priority)) in [
-            ("a", "h1", DownloadRequest.Priority.normal), ("b", "h1", .normal), ("c", "h2", .low),
+            ("a", "h1", ImagePriority.normal), ("b", "h1", .normal), ("c", "h2", .low),
             ("d", "h1", .high), ("e", "h2", .normal),
         ].enumerated() {
             queue.append(name, sequence: UInt64(sequence + 1), priority: priority, host: host)

@@ -16,7 +16,7 @@ import Testing
     private func fiveJobs(lastInFirstOut: Bool) -> StartOrderQueue<String> {
         var queue = StartOrderQueue<String>(lastInFirstOut: lastInFirstOut)
         for (sequence, (name, priority)) in [
-            ("a", DownloadRequest.Priority.normal), ("b", .low), ("c", .high), ("d", .normal), ("e", .high),
+            ("a", ImagePriority.normal), ("b", .low), ("c", .high), ("d", .normal), ("e", .high),
         ].enumerated() {
             queue.append(name, sequence: UInt64(sequence + 1), priority: priority)
         }

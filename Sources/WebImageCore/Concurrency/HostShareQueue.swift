@@ -43,12 +43,12 @@ struct HostShareQueue<Element> {
     var isEmpty: Bool { hosts.isEmpty }
 
     /// The priority of the waiting job `sequence`; nil when it is not waiting.
-    func priority(of sequence: UInt64) -> DownloadRequest.Priority? {
+    func priority(of sequence: UInt64) -> ImagePriority? {
         hosts[sequence].flatMap { queues[$0]?.priority(of: sequence) }
     }
 
     /// Adds a job for `host`; a sequence already waiting is replaced.
-    mutating func append(_ element: Element, sequence: UInt64, priority: DownloadRequest.Priority, host: String) {
+    mutating func append(_ element: Element, sequence: UInt64, priority: ImagePriority, host: String) {
         remove(sequence)
         hosts[sequence] = host
         queues[host, default: StartOrderQueue(lastInFirstOut: lastInFirstOut)].append(
@@ -63,7 +63,7 @@ struct HostShareQueue<Element> {
     /// Removes and returns the job that starts next among the hosts `hasRoom` accepts, with
     /// its host; nil when none of theirs waits.
     mutating func takeNext(where hasRoom: (String) -> Bool) -> (element: Element, host: String)? {
-        var best: (host: String, priority: DownloadRequest.Priority, sequence: UInt64)?
+        var best: (host: String, priority: ImagePriority, sequence: UInt64)?
         for (host, queue) in queues where hasRoom(host) {
             guard let next = queue.peekNext() else { continue }
             if let current = best {
@@ -91,7 +91,7 @@ struct HostShareQueue<Element> {
     }
 
     /// Moves the waiting job `sequence` to `priority` (see ``StartOrderQueue/setPriority(_:of:)``).
-    mutating func setPriority(_ priority: DownloadRequest.Priority, of sequence: UInt64) {
+    mutating func setPriority(_ priority: ImagePriority, of sequence: UInt64) {
         guard let host = hosts[sequence] else { return }
         queues[host]?.setPriority(priority, of: sequence)
     }

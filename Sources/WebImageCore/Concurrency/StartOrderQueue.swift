@@ -72,9 +72,9 @@ struct StartOrderQueue<Element> {
     }
 
     /// One bucket per priority, by the priority's raw value.
-    private var buckets = [Bucket](repeating: Bucket(), count: DownloadRequest.Priority.allCases.count)
+    private var buckets = [Bucket](repeating: Bucket(), count: ImagePriority.allCases.count)
     /// The priority of every waiting job, by sequence.
-    private var priorities: [UInt64: DownloadRequest.Priority] = [:]
+    private var priorities: [UInt64: ImagePriority] = [:]
 
     /// True: the newest job of a priority starts first; false (default): the oldest.
     let lastInFirstOut: Bool
@@ -89,21 +89,21 @@ struct StartOrderQueue<Element> {
     var isEmpty: Bool { priorities.isEmpty }
 
     /// The priority of the waiting job `sequence`; nil when it is not waiting.
-    func priority(of sequence: UInt64) -> DownloadRequest.Priority? { priorities[sequence] }
+    func priority(of sequence: UInt64) -> ImagePriority? { priorities[sequence] }
 
     /// Adds a job; a sequence already waiting is replaced.
-    mutating func append(_ element: Element, sequence: UInt64, priority: DownloadRequest.Priority) {
+    mutating func append(_ element: Element, sequence: UInt64, priority: ImagePriority) {
         remove(sequence)
         priorities[sequence] = priority
         buckets[priority.rawValue].insert(Entry(sequence: sequence, element: element))
     }
 
     /// The priority and sequence of the job that starts next, left waiting; nil when none waits.
-    func peekNext() -> (priority: DownloadRequest.Priority, sequence: UInt64)? {
+    func peekNext() -> (priority: ImagePriority, sequence: UInt64)? {
         for index in buckets.indices.reversed() where !buckets[index].isEmpty {
             let bucket = buckets[index]
             let entry = lastInFirstOut ? bucket.entries[bucket.entries.count - 1] : bucket.entries[bucket.head]
-            return (DownloadRequest.Priority(rawValue: index)!, entry.sequence)
+            return (ImagePriority(rawValue: index)!, entry.sequence)
         }
         return nil
     }
@@ -130,7 +130,7 @@ struct StartOrderQueue<Element> {
 
     /// Moves the waiting job `sequence` to `priority`, keeping its place of arrival among the
     /// jobs of that priority; nothing when it is not waiting.
-    mutating func setPriority(_ priority: DownloadRequest.Priority, of sequence: UInt64) {
+    mutating func setPriority(_ priority: ImagePriority, of sequence: UInt64) {
         guard let current = priorities[sequence], current != priority,
             let entry = buckets[current.rawValue].remove(sequence)
         else { return }

@@ -87,7 +87,7 @@ final class DownloadAdmission: Sendable {
     /// else on the thread that returns a lease. A waiting lease stays queued until admitted or
     /// released.
     func admit(
-        priority: DownloadRequest.Priority, url: String, start: @escaping @Sendable (DownloadLease) -> Void
+        priority: ImagePriority, url: String, start: @escaping @Sendable (DownloadLease) -> Void
     ) -> DownloadLease {
         let lease = DownloadLease(admission: self, id: nextID.add(1, ordering: .relaxed).newValue)
         let host = HostShareQueue<Void>.host(of: url)
@@ -128,7 +128,7 @@ final class DownloadAdmission: Sendable {
         }
     }
 
-    fileprivate func setPriority(_ priority: DownloadRequest.Priority, of id: UInt64) {
+    fileprivate func setPriority(_ priority: ImagePriority, of id: UInt64) {
         state.withLock { $0.waiting.setPriority(priority, of: id) }
     }
 }
@@ -153,7 +153,7 @@ final class DownloadLease: Sendable {
     }
 
     /// Moves a waiting download in the queue.
-    func setPriority(_ priority: DownloadRequest.Priority) { admission.setPriority(priority, of: id) }
+    func setPriority(_ priority: ImagePriority) { admission.setPriority(priority, of: id) }
 
     deinit {
         guard !released.load(ordering: .acquiring) else { return }

@@ -91,7 +91,7 @@ public struct ImageManagerOptions: OptionSet, Sendable, Hashable {
     public var names: [String] { Self.named.filter { contains($0.option) }.map(\.name) }
 
     /// The download priority the options ask for: high wins over low; default normal.
-    var priority: DownloadRequest.Priority {
+    var priority: ImagePriority {
         contains(.highPriority) ? .high : contains(.lowPriority) ? .low : .normal
     }
 }

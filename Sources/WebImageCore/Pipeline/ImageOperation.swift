@@ -15,7 +15,7 @@ public final class ImageOperation: Sendable {
         var finished = false
         var cancelled = false
         var timeout: Task<Void, Never>?
-        var priority: DownloadRequest.Priority
+        var priority: ImagePriority
     }
 
     /// The URL asked for; nil when it was nil or could not be parsed.
@@ -24,7 +24,7 @@ public final class ImageOperation: Sendable {
     private let unregister: @Sendable (ImageOperation) -> Void
 
     init(
-        url: URL?, priority: DownloadRequest.Priority, progress: (@Sendable (ImageEvent) -> Void)?,
+        url: URL?, priority: ImagePriority, progress: (@Sendable (ImageEvent) -> Void)?,
         completed: @escaping Completion, ended: (@Sendable () -> Void)? = nil,
         unregister: @escaping @Sendable (ImageOperation) -> Void
     ) {
@@ -40,7 +40,7 @@ public final class ImageOperation: Sendable {
     public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// The priority this request asks for; the shared work runs at the highest of its requests'.
-    public var priority: DownloadRequest.Priority {
+    public var priority: ImagePriority {
         get { state.withLock { $0.priority } }
         set {
             let subscription = state.withLock { state -> WorkSubscription<ImageResult>? in

@@ -18,7 +18,7 @@ struct ImageRequestPlan: Sendable {
     let url: URL
     let urlString: String
     let options: ImageManagerOptions
-    let priority: DownloadRequest.Priority
+    let priority: ImagePriority
     let cache: (any ImageCaching)?
     let originalCache: (any ImageCaching)?
     let downloader: ImageDownloader

@@ -73,7 +73,7 @@ final class QueuedStage<Input: Sendable>: Sendable {
         if ticket?.cancel() == true { releaseQueued?() }
     }
 
-    private func setPriority(_ priority: DownloadRequest.Priority) {
+    private func setPriority(_ priority: ImagePriority) {
         let (subscription, ticket) = state.withLock { ($0.subscription, $0.ticket) }
         subscription?.setPriority(priority)
         ticket?.setPriority(priority)

@@ -23,7 +23,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     /// instantiated at run time on every use (its generic arguments demangled), which cost
     /// more per image than the rest of the manager's bookkeeping.
     private struct Subscriber {
-        var priority: DownloadRequest.Priority
+        var priority: ImagePriority
         let handler: Handler
     }
 
@@ -31,9 +31,9 @@ final class SharedWork<Value: Sendable>: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         var nextID = 0
         var finished = false
-        var priority = DownloadRequest.Priority.low
+        var priority = ImagePriority.low
         var onCancel: (@Sendable () -> Void)?
-        var onPriority: (@Sendable (DownloadRequest.Priority) -> Void)?
+        var onPriority: (@Sendable (ImagePriority) -> Void)?
         /// The last intermediate value, replayed to late subscribers.
         var intermediate: Value?
         /// Subscribers so far, leavers included.
@@ -54,7 +54,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     /// What a work held until it ended.
     private struct Released: Sendable {
         let onCancel: (@Sendable () -> Void)?
-        let onPriority: (@Sendable (DownloadRequest.Priority) -> Void)?
+        let onPriority: (@Sendable (ImagePriority) -> Void)?
         let intermediate: Value?
     }
 
@@ -67,14 +67,14 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// The highest priority of the current subscribers.
-    var priority: DownloadRequest.Priority { state.withLock { $0.priority } }
+    var priority: ImagePriority { state.withLock { $0.priority } }
 
     /// True once more than one subscriber joined.
     var isShared: Bool { state.withLock { $0.subscriberCount > 1 } }
 
     /// Sets what cancels the work and what changes its priority; a cancel that came first runs at once.
     func setHandlers(
-        cancel: (@Sendable () -> Void)?, priority: (@Sendable (DownloadRequest.Priority) -> Void)? = nil
+        cancel: (@Sendable () -> Void)?, priority: (@Sendable (ImagePriority) -> Void)? = nil
     ) {
         let cancelNow = state.withLock { state -> Bool in
             guard !state.finished else { return state.subscribers.isEmpty }
@@ -86,9 +86,9 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// Adds a subscriber; nil when the work already finished (start a new one).
-    func add(priority: DownloadRequest.Priority, handler: @escaping Handler) -> Int? {
+    func add(priority: ImagePriority, handler: @escaping Handler) -> Int? {
         let (id, replay, raise) = state.withLock {
-            state -> (Int?, Value?, (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)?) in
+            state -> (Int?, Value?, (@Sendable (ImagePriority) -> Void, ImagePriority)?) in
             guard !state.finished else { return (nil, nil, nil) }
             let id = state.nextID
             state.nextID += 1
@@ -104,7 +104,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Recomputes the priority; returns the handler to call when it changed.
     private func raisePriority(_ state: inout State) -> (
-        @Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority
+        @Sendable (ImagePriority) -> Void, ImagePriority
     )? {
         let highest = state.subscribers.values.map { $0.priority }.max() ?? .low
         guard highest != state.priority else { return nil }
@@ -113,9 +113,9 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// Changes one subscriber's priority; the work follows the highest.
-    func setPriority(_ priority: DownloadRequest.Priority, of id: Int) {
+    func setPriority(_ priority: ImagePriority, of id: Int) {
         let change = state.withLock {
-            state -> (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)? in
+            state -> (@Sendable (ImagePriority) -> Void, ImagePriority)? in
             guard state.subscribers[id] != nil else { return nil }
             state.subscribers[id]?.priority = priority
             return raisePriority(&state)
@@ -126,7 +126,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     /// Removes a subscriber (it gets no more events); the last one leaving cancels the work.
     func remove(_ id: Int) {
         let (released, change) = state.withLock {
-            state -> (Released?, (@Sendable (DownloadRequest.Priority) -> Void, DownloadRequest.Priority)?) in
+            state -> (Released?, (@Sendable (ImagePriority) -> Void, ImagePriority)?) in
             guard state.subscribers.removeValue(forKey: id) != nil, !state.finished else { return (nil, nil) }
             guard state.subscribers.isEmpty else { return (nil, raisePriority(&state)) }
             return (state.finish(), nil)
@@ -176,7 +176,7 @@ final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Joins the work with `key`, or starts one with `start` (called once, outside any lock).
     func subscribe(
-        key: Key, priority: DownloadRequest.Priority, handler: @escaping SharedWork<Value>.Handler,
+        key: Key, priority: ImagePriority, handler: @escaping SharedWork<Value>.Handler,
         start: (SharedWork<Value>) -> Void
     ) -> WorkSubscription<Value> {
         subscribed.add(1, ordering: .relaxed)
@@ -216,5 +216,5 @@ struct WorkSubscription<Value: Sendable>: Sendable {
     /// Leaves the work; the last subscriber leaving cancels it.
     func cancel() { work.remove(id) }
 
-    func setPriority(_ priority: DownloadRequest.Priority) { work.setPriority(priority, of: id) }
+    func setPriority(_ priority: ImagePriority) { work.setPriority(priority, of: id) }
 }

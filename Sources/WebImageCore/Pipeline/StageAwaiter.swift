@@ -2,28 +2,28 @@
 /// request reaches the stages it waits for.
 final class PriorityRelay: Sendable {
     private struct State {
-        var priority: DownloadRequest.Priority
-        var targets: [Int: @Sendable (DownloadRequest.Priority) -> Void] = [:]
+        var priority: ImagePriority
+        var targets: [Int: @Sendable (ImagePriority) -> Void] = [:]
         var next = 0
     }
 
     private let state: TrackedMutex<State>
 
-    init(priority: DownloadRequest.Priority) {
+    init(priority: ImagePriority) {
         state = TrackedMutex(State(priority: priority))
     }
 
-    var priority: DownloadRequest.Priority { state.withLock { $0.priority } }
+    var priority: ImagePriority { state.withLock { $0.priority } }
 
-    func set(_ priority: DownloadRequest.Priority) {
-        let targets = state.withLock { state -> [@Sendable (DownloadRequest.Priority) -> Void] in
+    func set(_ priority: ImagePriority) {
+        let targets = state.withLock { state -> [@Sendable (ImagePriority) -> Void] in
             state.priority = priority
             return Array(state.targets.values)
         }
         for target in targets { target(priority) }
     }
 
-    func add(_ target: @escaping @Sendable (DownloadRequest.Priority) -> Void) -> Int {
+    func add(_ target: @escaping @Sendable (ImagePriority) -> Void) -> Int {
         state.withLock { state in
             state.next += 1
             state.targets[state.next] = target

@@ -21,7 +21,7 @@ final class WorkQueue: Sendable {
 
     /// Queues `body`; returns the job's ticket.
     @discardableResult
-    func enqueue(priority: DownloadRequest.Priority, _ body: @escaping @Sendable () -> Void) -> WorkQueueTicket {
+    func enqueue(priority: ImagePriority, _ body: @escaping @Sendable () -> Void) -> WorkQueueTicket {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             state.queued.append(body, sequence: state.nextID, priority: priority)
@@ -32,7 +32,7 @@ final class WorkQueue: Sendable {
     }
 
     /// Changes the priority of a queued job.
-    func setPriority(_ priority: DownloadRequest.Priority, of id: UInt64) {
+    func setPriority(_ priority: ImagePriority, of id: UInt64) {
         state.withLock { $0.queued.setPriority(priority, of: id) }
     }
 
@@ -71,7 +71,7 @@ struct WorkQueueTicket: Sendable {
     let queue: WorkQueue
     let id: UInt64
 
-    func setPriority(_ priority: DownloadRequest.Priority) { queue.setPriority(priority, of: id) }
+    func setPriority(_ priority: ImagePriority) { queue.setPriority(priority, of: id) }
 
     /// Removes the job if it has not started; true when removed.
     @discardableResult

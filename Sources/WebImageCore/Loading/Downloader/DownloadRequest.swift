@@ -1,13 +1,8 @@
 /// One download asked of an ``ImageDownloader``.
 public struct DownloadRequest: Sendable, Equatable {
     /// The order among queued downloads: higher first, then the downloader's execution order.
-    public enum Priority: Int, Sendable, Comparable, CaseIterable {
-        case low = 0
-        case normal = 1
-        case high = 2
-
-        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
-    }
+    /// The pipeline's one priority type, under the name this type had before it.
+    public typealias Priority = ImagePriority
 
     /// Validators of a stored copy; when set, the request is conditional and a 304 answer
     /// is the ``ImageLoadingError/Kind/notModified`` error.

@@ -18,7 +18,7 @@ public final class DownloadToken: Sendable {
     }
 
     /// Changes the priority while the download is queued (no effect once it started).
-    public func setPriority(_ priority: DownloadRequest.Priority) {
+    public func setPriority(_ priority: ImagePriority) {
         downloader.setPriority(priority, of: self)
     }
 

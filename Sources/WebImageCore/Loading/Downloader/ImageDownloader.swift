@@ -127,7 +127,7 @@ public final class ImageDownloader: Sendable {
         return token
     }
 
-    func setPriority(_ priority: DownloadRequest.Priority, of token: DownloadToken) {
+    func setPriority(_ priority: ImagePriority, of token: DownloadToken) {
         state.withLock { $0.queue.setPriority(priority, of: token.operation.sequence) }
         pump()
     }
@@ -207,7 +207,7 @@ final class TokenHolder: Sendable {
         token?.cancel()
     }
 
-    func setPriority(_ priority: DownloadRequest.Priority) {
+    func setPriority(_ priority: ImagePriority) {
         state.withLock { $0.token }?.setPriority(priority)
     }
 }
