@@ -477,10 +477,11 @@ struct ImageManagerFlowTests {
 
     @Test("cancelling the calling task, or the operation, ends the request with cancelled once")
     func cancellation() async throws {
-        let harness = try ManagerHarness()
-        let url = harness.slowURL("progressive.jpg")
+        // Both downloads are held at the gated loader's gates: the cancels come while they run.
+        let harness = try GatedHarness()
+        let url = harness.url("progressive.jpg")
         let task = Task { try await harness.manager.image(for: url) }
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await harness.loader.waitForStarts(1, of: "progressive.jpg"))
         task.cancel()
         do {
             _ = try await task.value
@@ -489,10 +490,8 @@ struct ImageManagerFlowTests {
             #expect(error.kind == .cancelled)
         }
         let recorder = Recorder()
-        // 2,000 B/s: at the default 20 KB/s nginx sends the small photo.jpg at once.
-        let operation = harness.manager.load(
-            harness.slowURL("photo.jpg", bytesPerSecond: 2_000), completed: recorder.completed)
-        try await Task.sleep(for: .milliseconds(200))
+        let operation = harness.manager.load(harness.url("photo.jpg"), completed: recorder.completed)
+        #expect(await harness.loader.waitForStarts(1, of: "photo.jpg"))
         operation.cancel()
         operation.cancel()
         let results = await recorder.wait(for: 1)
@@ -502,5 +501,7 @@ struct ImageManagerFlowTests {
         await harness.manager.waitUntilIdle()
         #expect(!harness.manager.isRunning)
         #expect(harness.manager.downloader.activeCount == 0)
+        #expect(await harness.loader.waitForCancellations(1, of: "progressive.jpg"))
+        #expect(await harness.loader.waitForCancellations(1, of: "photo.jpg"))
     }
 }
