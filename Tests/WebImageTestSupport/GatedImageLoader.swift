@@ -64,9 +64,9 @@ public final class GatedImageLoader: ImageLoader {
     }
 
     /// The bound of every wait for a state (times ``HangBound/scale``): 5 minutes, a bound for
-    /// a hang, not a timing check. The requests' tasks run on the cooperative pool's threads
-    /// (one per core), which synchronous tests of other suites hold while they run; in a full
-    /// run on two cores 100 requests' tasks were seen not started for over 60 s.
+    /// a hang, not a timing check. In a full run Swift Testing starts the async tests together
+    /// (CI's log: 153 in progress at once on two cores, each taking 90-155 s of wall time), so
+    /// 100 requests' tasks were once seen not all started after 60 s.
     public static let waitBound = Duration.seconds(300)
 
     /// Opens every file's gate (``open(_:)``): the loader then serves as a server would.
