@@ -217,3 +217,10 @@ extension DecodedImage {
     /// 1 for a still image; 0 (unknown) for an animation seen without its bytes.
     var frameCountGuess: Int { traits.contains(.animated) ? 0 : 1 }
 }
+
+extension Task where Success == Never, Failure == Never {
+    /// Throws `error` when the current task is cancelled.
+    static func checkCancellation<E: Error>(or error: E) throws(E) {
+        if Task.isCancelled { throw error }
+    }
+}

@@ -265,10 +265,3 @@ extension ImageManager {
         return output
     }
 }
-
-extension Task where Success == Never, Failure == Never {
-    /// Throws `error` when the current task is cancelled.
-    static func checkCancellation<E: Error>(or error: E) throws(E) {
-        if Task.isCancelled { throw error }
-    }
-}

@@ -162,10 +162,6 @@ final class SharedWork<Value: Sendable>: Sendable {
 final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let works = TrackedMutex<[Key: SharedWork<Value>]>([:])
 
-    /// Works started so far (not joined).
-    private let started = Atomic<Int>(0)
-    var startedCount: Int { started.load(ordering: .relaxed) }
-
     /// Subscriptions so far: works started plus joins of running ones (what tests wait for
     /// before they let a held stage go on).
     private let subscribed = Atomic<Int>(0)
@@ -192,7 +188,6 @@ final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 return (work, true)
             }
             if isNew {
-                started.add(1, ordering: .relaxed)
                 // The first subscriber joins before the work starts, so nothing is missed.
                 let id = work.add(priority: priority, handler: handler)!
                 start(work)
