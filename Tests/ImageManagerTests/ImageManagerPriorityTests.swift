@@ -253,16 +253,7 @@ struct ImageManagerPriorityTests {
     )
     func downloadsWaitForDecoders() async throws {
         // Three places, of which the harness's one host holds two (the capacity less a third).
-        // Against nginx: with the gated loader's instant transfers this test reached another
-        // state 2 times in 40 under load (with the decode stage of before QueuedStage too),
-        // which issue #24's note records for a look at DownloadAdmission.
-        var configuration = ImageManagerConfiguration()
-        configuration.maxConcurrentDecodes = 1
-        configuration.maxDownloadsAwaitingDecode = 3
-        let harness = try ManagerHarness(configuration: configuration)
-        let coder = GateCoder(images: harness.images)
-        var context = ImageContext()
-        context.coder = coder
+        let (harness, coder, context) = try Self.gatedDecoding(width: 1, awaitingDecode: 3)
         let manager = harness.manager
         let admission = try #require(manager.downloadAdmission)
         let names = ["photo.jpg", "other.jpg", "icon.png", "wide.png", "anim.gif", "reversed.bin"]
@@ -280,14 +271,14 @@ struct ImageManagerPriorityTests {
         try await Task.sleep(for: .milliseconds(100))
         #expect(manager.counters.downloads == 3)
         #expect(admission.load == (2, 3))
-        let requested = names.filter { !harness.requests($0, atLeast: 0).isEmpty }
+        let requested = names.filter { harness.loader.starts(of: $0) > 0 }
         #expect(requested.count == 3 && requested.contains(coder.gate.order[0]))
         coder.gate.open()
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value?.image?.width == 4) }
         await manager.waitUntilIdle()
         #expect(manager.counters.downloads == names.count && manager.counters.decodes == names.count)
         #expect(admission.load == (0, 0))
-        #expect(names.allSatisfy { harness.requests($0, atLeast: 1).count == 1 })
+        #expect(names.allSatisfy { harness.loader.starts(of: $0) == 1 })
     }
 
     @Test("a queued transform takes the priority of a high-priority subscriber that joins, and drops it when it leaves")

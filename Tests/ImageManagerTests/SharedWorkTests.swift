@@ -55,8 +55,31 @@ struct SharedWorkTests {
         #expect(cancels.load(ordering: .relaxed) == 1)
     }
 
-    @Test("handlers set after the work ended are not kept; the cancel runs at once")
-    func lateHandlersNotKept() {
+    @Test("handlers set after the last subscriber left are not kept; the cancel runs at once")
+    func handlersAfterCancelRunCancel() {
+        weak var released: Held?
+        let cancels = Atomic<Int>(0)
+        let work = SharedWork<Held> { _ in }
+        let id = work.add(priority: .normal) { _ in }!
+        work.remove(id)
+        do {
+            let held = Held()
+            released = held
+            work.setHandlers(
+                cancel: {
+                    _ = held
+                    cancels.add(1, ordering: .relaxed)
+                }, priority: { _ in _ = held })
+        }
+        #expect(released == nil)
+        #expect(cancels.load(ordering: .relaxed) == 1)
+    }
+
+    /// A transfer can end on the loader's thread before the code that started it sets the
+    /// handlers; cancelling it then gave back the download's admission lease while its bytes
+    /// still waited for a decoder (issue #24's race).
+    @Test("handlers set after the work finished are neither kept nor run")
+    func handlersAfterFinishNotRun() {
         weak var released: Held?
         let cancels = Atomic<Int>(0)
         let work = SharedWork<Held> { _ in }
@@ -72,6 +95,6 @@ struct SharedWorkTests {
                 }, priority: { _ in _ = held })
         }
         #expect(released == nil)
-        #expect(cancels.load(ordering: .relaxed) == 1)
+        #expect(cancels.load(ordering: .relaxed) == 0)
     }
 }

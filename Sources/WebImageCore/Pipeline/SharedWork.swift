@@ -31,6 +31,8 @@ final class SharedWork<Value: Sendable>: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         var nextID = 0
         var finished = false
+        /// True when the work ended because its last subscriber left (not by `.finished`).
+        var cancelled = false
         var priority = ImagePriority.low
         var onCancel: (@Sendable () -> Void)?
         var onPriority: (@Sendable (ImagePriority) -> Void)?
@@ -72,12 +74,15 @@ final class SharedWork<Value: Sendable>: Sendable {
     /// True once more than one subscriber joined.
     var isShared: Bool { state.withLock { $0.subscriberCount > 1 } }
 
-    /// Sets what cancels the work and what changes its priority; a cancel that came first runs at once.
+    /// Sets what cancels the work and what changes its priority. When the last subscriber
+    /// left first, `cancel` runs at once; when the work already finished (a transfer that
+    /// ended before its starter set the handlers), neither is kept nor run: cancelling then
+    /// would undo what the finished value still holds, such as a download's admission lease.
     func setHandlers(
         cancel: (@Sendable () -> Void)?, priority: (@Sendable (ImagePriority) -> Void)? = nil
     ) {
         let cancelNow = state.withLock { state -> Bool in
-            guard !state.finished else { return state.subscribers.isEmpty }
+            guard !state.finished else { return state.cancelled }
             state.onCancel = cancel
             state.onPriority = priority
             return false
@@ -129,6 +134,7 @@ final class SharedWork<Value: Sendable>: Sendable {
             state -> (Released?, (@Sendable (ImagePriority) -> Void, ImagePriority)?) in
             guard state.subscribers.removeValue(forKey: id) != nil, !state.finished else { return (nil, nil) }
             guard state.subscribers.isEmpty else { return (nil, raisePriority(&state)) }
+            state.cancelled = true
             return (state.finish(), nil)
         }
         let cancel = released?.onCancel
