@@ -281,6 +281,35 @@ struct ImageServerTests {
         }
     }
 
+    @Test(
+        "an HTTP/1.0 request without keep-alive is answered and the connection closed (miss, hit, health); with keep-alive it stays open"
+    )
+    func http10ClosesTheConnection() async throws {
+        try await onOwnThread {
+            let origin = try Self.origin()
+            let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
+            let image = "/insecure/rs:fit:30:30/plain/\(origin.http)/static/photo.jpg"
+            let sent: [[PipelinedHTTP.Request]] = [
+                [.init("GET", image, version: "HTTP/1.0")],
+                [.init("GET", image, version: "HTTP/1.0")],
+                [.init("GET", "/health", version: "HTTP/1.0")],
+                [
+                    .init("GET", image, headers: ["Connection": "keep-alive"], version: "HTTP/1.0"),
+                    .init("HEAD", image, version: "HTTP/1.0"),
+                ],
+            ]
+            var answers: [[HTTPExchange]] = []
+            for requests in sent { answers.append(try PipelinedHTTP.exchangeUntilClosed(port: server.port, requests)) }
+            #expect(answers.map { $0.map(\.status) } == [[200], [200], [200], [200, 200]])
+            #expect(
+                answers.map { $0.map { $0.headers["server-timing"]?.split(separator: ",").first } }
+                    == [["cache;desc=miss"], ["cache;desc=memory"], [nil], ["cache;desc=memory", "cache;desc=memory"]])
+            #expect(answers[1][0].body == answers[0][0].body && !answers[0][0].body.isEmpty)
+            #expect(answers[3][1].body.isEmpty)
+            #expect(Self.originRequests(origin, "/static/photo.jpg") == 1)
+        }
+    }
+
     @Test("results and originals survive a restart on disk: no second fetch, another size from the original")
     func restart() async throws {
         try await onOwnThread {

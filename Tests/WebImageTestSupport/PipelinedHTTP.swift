@@ -1,18 +1,23 @@
 import Foundation
 
-/// HTTP/1.1 requests written all at once on one connection (pipelined), as a client that
+/// HTTP/1 requests written all at once on one connection (pipelined), as a client that
 /// pipelines does, and their answers read back in the order they came.
 public enum PipelinedHTTP {
-    /// One request: method, path and extra headers (`Host` is always sent).
+    /// One request: method, path, extra headers (`Host` is always sent) and HTTP version
+    /// (default `HTTP/1.1`).
     public struct Request: Sendable {
         public var method: String
         public var path: String
         public var headers: [String: String]
+        public var version: String
 
-        public init(_ method: String = "GET", _ path: String, headers: [String: String] = [:]) {
+        public init(
+            _ method: String = "GET", _ path: String, headers: [String: String] = [:], version: String = "HTTP/1.1"
+        ) {
             self.method = method
             self.path = path
             self.headers = headers
+            self.version = version
         }
     }
 
@@ -52,7 +57,7 @@ public enum PipelinedHTTP {
         }
         guard connected else { throw HarnessError("cannot connect to 127.0.0.1:\(port)") }
         let text = requests.map { request in
-            "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "\(request.method) \(request.path) \(request.version)\r\nHost: 127.0.0.1\r\n"
                 + request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
         }.joined()
         let bytes = Array(text.utf8)
