@@ -4,7 +4,7 @@ import WebImageTestSupport
 
 /// `webimage-bench manager pipeline` against a real nginx: the sides of a round, their CPU
 /// seconds, the caches kept in `--cache-dir`, one side alone.
-@Suite("webimage-bench manager pipeline") struct BenchManagerPipelineTests {
+@Suite("webimage-bench manager pipeline", .ownThread) struct BenchManagerPipelineTests {
     /// Runs the pipeline benchmark over two sample images served by nginx.
     private func run(_ extra: [String], in work: TemporaryDirectory) async throws -> CommandResult {
         let server = try GetTests.server()

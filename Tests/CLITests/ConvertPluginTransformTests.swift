@@ -5,7 +5,7 @@ import WebImageTestSupport
 
 /// `--transform NAME[:k=v,...]` with a transformer from a plugin: the C example
 /// `Examples/ThirdPartyTransformer`, built into the plugins folder beside the bundled coders.
-@Suite("webimage convert --transform with a plugin transformer")
+@Suite("webimage convert --transform with a plugin transformer", .ownThread)
 struct ConvertPluginTransformTests {
     let folder: PluginsFolder
 

@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// bundled PNG plugin: one `error:` line naming plugin, call and signal instead of a dead
 /// process, `plugins verify` surviving crashing and hanging entry functions, and library
 /// output on standard error kept out of the tool's own messages.
-@Suite("crash isolation in the CLI")
+@Suite("crash isolation in the CLI", .ownThread)
 struct CrashIsolationCommandTests {
     /// A folder with the PNG plugin, the hostile plugins given, and the input files
     /// `valid.hostile` ("HOST") and `trigger.hostile` ("HOSTX").

@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// one (100.64.77.1), a link-local one (169.254.77.1) and a unique local one (fd00:77::1), all
 /// served by one recording HTTP server; a second server listens on the client's own loopback.
 /// No packet can leave the two namespaces.
-@Suite("webimage fetch: the destination guard, in network namespaces") struct DestinationGuardTests {
+@Suite("webimage fetch: the destination guard, in network namespaces", .ownThread) struct DestinationGuardTests {
     /// The two namespaces and their servers, and the command that runs `webimage` in the client.
     final class Network: GuardNetwork {
         let plugins: PluginsFolder

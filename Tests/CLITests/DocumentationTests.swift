@@ -28,7 +28,7 @@ import WebImageTestSupport
 ///   package manifests); the reason is required.
 ///
 /// Output samples are `text` blocks. A `sh` or `swift` block without a directive fails the test.
-@Suite("documentation code blocks")
+@Suite("documentation code blocks", .ownThread)
 struct DocumentationTests {
     /// A fenced code block of a Markdown file.
     struct Block: CustomStringConvertible, Sendable {

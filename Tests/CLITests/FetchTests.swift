@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImageTestSupport
 
-@Suite("webimage fetch") struct FetchTests {
+@Suite("webimage fetch", .ownThread) struct FetchTests {
     /// Runs `webimage fetch` with every bundled plugin and `arguments`.
     func fetch(_ arguments: [String]) async throws -> CommandResult {
         let plugins = try PluginsFolder.make()

@@ -5,7 +5,7 @@ import WebImageTestSupport
 /// The files `webimage get` writes (`-o`, `--output-dir`) and what `--json` says of them:
 /// animations keep every frame, the format is checked before anything is downloaded, the
 /// folder is created, and the byte counts say what was downloaded and what was written.
-@Suite("webimage get: output files")
+@Suite("webimage get: output files", .ownThread)
 struct GetOutputTests {
     static func server() throws -> NginxServer {
         try NginxServer(files: [

@@ -3,7 +3,7 @@ import Testing
 import WebImageTestSupport
 
 /// `webimage get` against a real nginx serving the sample images, with every bundled plugin.
-@Suite("webimage get") struct GetTests {
+@Suite("webimage get", .ownThread) struct GetTests {
     static let samples = BuildProducts.repository.appendingPathComponent("Examples/sample-images")
 
     static func sample(_ name: String) throws -> [UInt8] {

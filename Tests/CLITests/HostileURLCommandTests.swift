@@ -5,7 +5,7 @@ import WebImageTestSupport
 /// `fetch` and `get` given URLs and headers an attacker chooses: a huge `data:` URL, a huge
 /// http URL, `file:` URLs (a private file, a FIFO), a header with CR/LF, a redirect loop. Each
 /// ends with one typed error line, with URLs cut to 200 characters in every message.
-@Suite("webimage fetch and get: hostile URLs and headers") struct HostileURLCommandTests {
+@Suite("webimage fetch and get: hostile URLs and headers", .ownThread) struct HostileURLCommandTests {
     func run(_ command: String, _ arguments: [String]) async throws -> CommandResult {
         let plugins = try PluginsFolder.make()
         let cache = try TemporaryDirectory()

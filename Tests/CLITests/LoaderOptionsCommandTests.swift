@@ -4,7 +4,7 @@ import WebImageTestSupport
 
 /// The loader options `fetch`, `get` and `prefetch` share (`--header`, `--user`, `--insecure`,
 /// `--http1`, `--retries`, `--timeout`, `--max-host-connections`), seen by servers the tests start.
-@Suite("fetch, get and prefetch: the loader options") struct LoaderOptionsCommandTests {
+@Suite("fetch, get and prefetch: the loader options", .ownThread) struct LoaderOptionsCommandTests {
     static let commands = ["fetch", "get", "prefetch"]
 
     /// Runs `command` with every bundled plugin into a new output or cache folder.

@@ -4,7 +4,7 @@ import WebImageTestSupport
 
 /// The plugin trust policy through the tool: the bundled plugins installed next to a copy of
 /// `webimage` (trusted), hostile coders built from C in a `--plugin-path` folder (untrusted).
-@Suite("plugin trust in the CLI")
+@Suite("plugin trust in the CLI", .ownThread)
 struct PluginTrustCommandTests {
     let prefix: FakeInstallPrefix
     let untrusted: PluginsFolder

@@ -3,7 +3,7 @@ import Testing
 import WebImageTestSupport
 
 /// `webimage prefetch` against a real nginx.
-@Suite("webimage prefetch") struct PrefetchTests {
+@Suite("webimage prefetch", .ownThread) struct PrefetchTests {
     @Test("prefetches into the disk cache; the JSON summary counts finished, skipped and failed")
     func prefetchThenGet() async throws {
         let server = try GetTests.server()

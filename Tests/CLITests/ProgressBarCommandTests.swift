@@ -4,7 +4,7 @@ import WebImageTestSupport
 
 /// The progress bar of `fetch`, `get` and `prefetch`, on a pseudo-terminal (it draws only when
 /// standard error is one).
-@Suite("fetch, get and prefetch: the progress bar on a terminal") struct ProgressBarCommandTests {
+@Suite("fetch, get and prefetch: the progress bar on a terminal", .ownThread) struct ProgressBarCommandTests {
     /// Two images from nginx, one of them (96,343 bytes) dripping from /slow/ at 20 KB/s, so
     /// it takes more than four seconds: the bar, redrawn every 250 ms, is drawn while it
     /// arrives, with the bytes of the 126,556 expected, the rate and the time left.

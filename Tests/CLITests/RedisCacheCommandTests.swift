@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// real server. Commands time out after 5 s (`timeout-ms=5000`) unless the timeout is what a test
 /// is about: the plugin's 50 ms is a production limit that a loaded test machine can miss for a
 /// command that succeeds.
-@Suite struct RedisCacheCommandTests {
+@Suite(.ownThread) struct RedisCacheCommandTests {
     @Test func putGetInfoAndClearThroughTheCommand() async throws {
         let server = try RedisServer()
         let plugins = try PluginsFolder.make()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImageTestSupport
 
-@Suite("webimage sign")
+@Suite("webimage sign", .ownThread)
 struct SignCommandTests {
     static let key = "736563726574"
     static let salt = "68656C6C6F"

@@ -6,7 +6,8 @@ import WebImageTestSupport
 /// on the network namespaces of ``DestinationGuardTests``: `webimage fetch` in the client
 /// namespace, the recording server on the hosts' addresses and on the client's loopback. Every
 /// refusal is checked with its exact reason and with the connections each server accepted.
-@Suite("webimage fetch: allowed source prefixes, allowed networks and denied addresses") struct SourceGuardTests {
+@Suite("webimage fetch: allowed source prefixes, allowed networks and denied addresses", .ownThread)
+struct SourceGuardTests {
     typealias Network = DestinationGuardTests.Network
 
     /// The `error` of a refused URL's report: `destination refused: <reason>`.

@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// the image manager (`webimage get`): a 9999 × 9999 PNG (630 KB, 400 MB decoded) blurred, an
 /// animated WebP bomb transformed frame by frame, eight such PNGs decoded at once. Each run is
 /// a child process whose peak resident memory the kernel reports.
-@Suite("webimage within the transform and concurrent byte limits")
+@Suite("webimage within the transform and concurrent byte limits", .ownThread)
 struct TransformLimitCommandTests {
     /// The default byte limit of one decode and of one transform: 1 GiB.
     static let byteLimit = 1 << 30

@@ -5,7 +5,7 @@ import WebImageTestSupport
 /// How `fetch`, `get` and `prefetch` report failed URLs: standard output keeps the results;
 /// each failure is one `error: URL: reason` line on standard error naming the URL once, then
 /// `error: N of M ... failed` when there were several URLs; exit status 1.
-@Suite("webimage fetch, get, prefetch: one error line per failed URL") struct URLFailureOutputTests {
+@Suite("webimage fetch, get, prefetch: one error line per failed URL", .ownThread) struct URLFailureOutputTests {
     /// A PDF-looking file and an HTML page, served from `/documents/` with their real types.
     static let pdf = Array("%PDF-1.4\n% private body text\n1 0 obj << /Type /Catalog >> endobj\n".utf8)
     static let html = Array("<!DOCTYPE html>\n<html><body>private page</body></html>\n".utf8)

@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageTestSupport
 
 extension CurlLoaderTests {
-    @Suite("Curl loader cancellation")
+    @Suite("Curl loader cancellation", .ownThread)
     struct CurlCancellationTests {
         let loader = CurlLoaderFactory.loader
         let server: NginxServer

@@ -21,6 +21,7 @@ final class DigestAuthServer: Sendable {
 
     /// Starts the server and waits (at most 5 s) until it accepts connections.
     init() throws {
+        expectOwnThreadWhenBlocking("starting the digest server")
         port = try LoopbackPort.free()
         logPath = NSTemporaryDirectory() + "webimage-digest-" + UUID().uuidString + ".log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)

@@ -6,7 +6,7 @@ import WebImageTestSupport
 extension CurlLoaderTests {
     /// Digest authentication against a server that refuses every other scheme (nginx has no
     /// digest module, so the tests run their own, ``DigestAuthServer``).
-    @Suite("Curl loader digest authentication")
+    @Suite("Curl loader digest authentication", .ownThread)
     struct DigestAuthenticationTests {
         let loader = CurlLoaderFactory.loader
         let server: DigestAuthServer

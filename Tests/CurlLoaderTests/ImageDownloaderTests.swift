@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageTestSupport
 
 extension CurlLoaderTests {
-    @Suite("Image downloader over the curl loader and nginx")
+    @Suite("Image downloader over the curl loader and nginx", .ownThread)
     struct ImageDownloaderTests {
         let server: NginxServer
 

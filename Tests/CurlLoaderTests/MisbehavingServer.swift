@@ -32,6 +32,7 @@ final class MisbehavingServer: Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
 
     init() throws {
+        expectOwnThreadWhenBlocking("starting the misbehaving server")
         bomb = try Self.gzipOfZeros(count: Self.bombInflatedSize)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var reuse: Int32 = 1

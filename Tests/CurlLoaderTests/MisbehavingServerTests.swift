@@ -3,7 +3,7 @@ import WebImageCore
 import WebImageTestSupport
 
 extension CurlLoaderTests {
-    @Suite("Curl loader against a misbehaving server")
+    @Suite("Curl loader against a misbehaving server", .ownThread)
     struct MisbehavingServerTests {
         let loader = CurlLoaderFactory.loader
         let server: MisbehavingServer

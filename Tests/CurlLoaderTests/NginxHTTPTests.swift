@@ -4,7 +4,7 @@ import WebImageCore
 import WebImageTestSupport
 
 extension CurlLoaderTests {
-    @Suite("Curl loader against nginx")
+    @Suite("Curl loader against nginx", .ownThread)
     struct NginxHTTPTests {
         let loader = CurlLoaderFactory.loader
         let server: NginxServer

@@ -6,7 +6,7 @@ extension CurlLoaderTests {
     /// Servers that send 2 bytes a second: the downloader's total deadline and low-speed limit
     /// end them (also over a loader that ignores both), and one host's drips leave slots for
     /// other hosts.
-    @Suite("Image downloader against slow drips")
+    @Suite("Image downloader against slow drips", .ownThread)
     struct SlowTransferTests {
         let drips: MisbehavingServer
 

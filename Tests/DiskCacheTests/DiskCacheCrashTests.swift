@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Writers killed with SIGKILL at random moments, and two processes on one folder: no entry
 /// ever reads back wrong, the size limit holds, and the index converges to what is on disk.
-@Suite(.serialized) struct DiskCacheCrashTests {
+@Suite(.serialized, .ownThread) struct DiskCacheCrashTests {
     /// The writer's largest entry file: 8 + 19,999 bytes of value plus the footer (extended data is an xattr).
     let largestEntry: UInt64 = 8 + 19_999 + 32
     let maxSize = 150_000

@@ -21,6 +21,7 @@ struct WriterProcess {
 
     /// Starts the writer with `arguments`; its standard output is kept for ``finish()``.
     init(_ arguments: [String]) throws {
+        expectOwnThreadWhenBlocking("starting a writer process")
         process.executableURL = Self.executable
         process.arguments = arguments
         process.standardOutput = output
@@ -61,6 +62,7 @@ struct WriterProcess {
 
     /// Waits for the writer to exit (killing it after `timeout` seconds) and returns its output and status.
     func finish(timeout: TimeInterval = 120) -> (output: String, status: Int32) {
+        expectOwnThreadWhenBlocking("waiting for a writer process")
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         kill()

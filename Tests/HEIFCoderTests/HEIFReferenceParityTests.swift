@@ -4,7 +4,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// Pixels against libheif's own `heif-convert` (run now, from libheif-examples).
-@Suite struct HEIFReferenceParityTests {
+@Suite(.ownThread) struct HEIFReferenceParityTests {
     /// The least PSNR the issue accepts.
     static let minimumPSNR = 45.0
 

@@ -9,7 +9,7 @@ import WebImageTestSupport
 /// depends on and nothing installed: no `lib/webimage/plugins`, no `webimage-plugin-worker`.
 /// One build for both keeps the suite's cost to one dependent build of the core (about two
 /// minutes on two cores).
-@Suite("Examples/HostApp")
+@Suite("Examples/HostApp", .ownThread)
 struct HostAppExampleTests {
     /// The images nginx serves (paths in the repository), and the thumbnail (256x256 at most,
     /// aspect kept, oriented) the app prints for each.

@@ -5,7 +5,7 @@ import WebImageTestSupport
 
 /// The manager over caches other than ``ImageCache``, through ``ImageCaching`` only: a cache
 /// chain (``ImageCachesManager``) and a user cache that implements only the required methods.
-@Suite("ImageManager through the ImageCaching protocol", .serialized)
+@Suite("ImageManager through the ImageCaching protocol", .serialized, .ownThread)
 struct ImageManagerCacheProtocolTests {
     /// A cache of its own that forwards the required methods to an ``ImageCache`` and takes
     /// the protocol's defaults for the rest (no extended data).

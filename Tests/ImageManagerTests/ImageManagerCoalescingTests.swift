@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// Identical work runs once at every stage, counted at the loader (``GatedImageLoader``'s
 /// transfers) and in the manager's counters. No server and nothing timed: each test holds the
 /// download at its gate until every request has subscribed to the stage it shares, then opens it.
-@Suite("ImageManager coalescing", .serialized)
+@Suite("ImageManager coalescing", .serialized, .ownThread)
 struct ImageManagerCoalescingTests {
     /// Runs `requests` at once, opens the gate of `name` once `stage` of the harness's manager
     /// had `count` subscriptions, and returns the requests' values in the order they ended.

@@ -4,7 +4,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// Each entry of ``ImageContext`` and the options processor.
-@Suite("ImageManager context", .serialized)
+@Suite("ImageManager context", .serialized, .ownThread)
 struct ImageManagerContextTests {
     /// A second image cache (own memory, own disk folder) over the same plugins.
     static func secondCache(_ harness: ManagerHarness, folder: TemporaryDirectory) throws -> ImageCache {

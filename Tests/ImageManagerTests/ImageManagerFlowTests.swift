@@ -4,7 +4,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// The flow of issue 13 step by step against a real nginx and the real plugins.
-@Suite("ImageManager flow", .serialized)
+@Suite("ImageManager flow", .serialized, .ownThread)
 struct ImageManagerFlowTests {
     @Test("first load downloads, decodes and stores; then memory; then a new manager finds it on disk")
     func loadThenMemoryThenDisk() async throws {

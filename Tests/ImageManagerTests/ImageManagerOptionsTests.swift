@@ -8,7 +8,7 @@ import WebImageTestSupport
 #endif
 
 /// Each option of ``ImageManagerOptions`` not covered by the flow and coalescing suites.
-@Suite("ImageManager options", .serialized)
+@Suite("ImageManager options", .serialized, .ownThread)
 struct ImageManagerOptionsTests {
     @Test("option names parse from a comma-separated list; an unknown name is an invalidOption error")
     func names() throws {

@@ -9,7 +9,7 @@ import WebImageTestSupport
 /// The decode and transform queues, seen from inside: how wide they run and in which order
 /// queued work starts when subscribers with another priority join or leave. Every step waits
 /// for a state of the queue (work held by a gate, nothing timed).
-@Suite("ImageManager stage queues: width and priority", .serialized)
+@Suite("ImageManager stage queues: width and priority", .serialized, .ownThread)
 struct ImageManagerPriorityTests {
     /// Holds every call until ``open()``; records the calls in the order they started.
     final class Gate: Sendable {

@@ -5,7 +5,7 @@ import WebImageTestSupport
 @testable import WebImageCore
 
 /// How wide the decode and transform stages run, and cancelling while they run.
-@Suite("ImageManager queues and cancellation points", .serialized)
+@Suite("ImageManager queues and cancellation points", .serialized, .ownThread)
 struct ImageManagerQueueTests {
     /// Counts how many calls run at once. Each call waits until `width` calls have run at once
     /// (at most ``HangBound`` of 60 s), then until ``release()`` or `hold` more: a stage allowed

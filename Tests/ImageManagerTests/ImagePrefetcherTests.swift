@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// SDWebImagePrefetcher's behaviour on the manager, against nginx (and, where a request must be
 /// held, the gated loader).
-@Suite("ImagePrefetcher", .serialized)
+@Suite("ImagePrefetcher", .serialized, .ownThread)
 struct ImagePrefetcherTests {
     /// Collects a prefetch's progress reports and its completion.
     final class Reports: Sendable {

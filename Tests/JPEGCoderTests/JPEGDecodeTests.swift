@@ -3,7 +3,7 @@ import Testing
 import WebImageCore
 import WebImageTestSupport
 
-@Suite struct JPEGDecodeTests {
+@Suite(.ownThread) struct JPEGDecodeTests {
     let coder = JPEGImageCoder()
 
     func decode(_ name: String, request: DecodeRequest = DecodeRequest()) throws -> DecodedImage {

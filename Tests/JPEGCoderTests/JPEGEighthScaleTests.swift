@@ -4,7 +4,7 @@ import WebImageCoderVerifier
 
 /// The 1/8-scale DC fast path: the same pixels as libjpeg-turbo's own 1/8-scale decode for
 /// every layout it covers, on each of its routes, and libjpeg's answer for everything else.
-@Suite struct JPEGEighthScaleTests {
+@Suite(.ownThread) struct JPEGEighthScaleTests {
     /// cjpeg options of each covered layout, and whether the scan is large enough for two threads.
     static let coveredLayouts: [(options: [String], width: Int, height: Int, route: jpeg_shim_dc_route)] = [
         (["-sample", "2x2"], 203, 157, JPEG_SHIM_DC_ONE_THREAD),

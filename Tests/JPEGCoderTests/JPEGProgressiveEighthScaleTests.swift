@@ -11,7 +11,7 @@ import WebImageTestSupport
 /// large files: the DC scans on one, the AC scans on the other), its pixels equal djpeg's at
 /// 1/8 byte for byte (the tolerance of the baseline DC path), and whatever it does not cover,
 /// irregular or cut short, gets libjpeg's own answer.
-@Suite struct JPEGProgressiveEighthScaleTests {
+@Suite(.ownThread) struct JPEGProgressiveEighthScaleTests {
     let coder = JPEGImageCoder()
 
     /// cjpeg options (after `-progressive`): 4:2:0, 4:2:2, 4:4:4, gray, and restart markers

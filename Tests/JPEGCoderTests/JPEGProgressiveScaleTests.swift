@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// DCT-scaled decodes of progressive files read only the scans whose coefficients the scaled
 /// IDCTs use, and stop once those are final: the pixels still equal djpeg's at the same scale,
 /// and a file cut short after those scans still gives the thumbnail.
-@Suite struct JPEGProgressiveScaleTests {
+@Suite(.ownThread) struct JPEGProgressiveScaleTests {
     let coder = JPEGImageCoder()
 
     /// cjpeg options (with `-progressive`) of each layout: 4:2:0, 4:2:2, 4:4:4, gray, restart markers.

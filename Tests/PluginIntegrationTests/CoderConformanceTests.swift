@@ -5,7 +5,7 @@ import WebImageTestSupport
 
 /// Every bundled coder and the third-party PNM example, loaded from their `.so` files,
 /// pass ``CoderVerifier`` on valid files of each of their formats.
-@Suite struct CoderConformanceTests {
+@Suite(.ownThread) struct CoderConformanceTests {
     /// Fixtures under `Tests/Fixtures` per plugin: small valid files covering each format's variants.
     static let fixtures: [(plugin: String, files: [String])] = [
         (

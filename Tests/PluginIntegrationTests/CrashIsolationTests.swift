@@ -14,7 +14,7 @@ import WebImageTestSupport
 /// seconds), and on Linux the threads tests run on are the few (one per core) that every
 /// task of the process and `DispatchQueue.global()` share; two such tests at once stalled the
 /// image manager's tests for a minute (``onOwnThread(_:)``).
-@Suite(.serialized) struct CrashIsolationTests {
+@Suite(.serialized, .ownThread) struct CrashIsolationTests {
     /// The bytes the hostile coder decodes normally, and the ones that trigger its misbehaviour.
     static let valid = Array("HOST".utf8)
     static let trigger = Array("HOSTX".utf8)

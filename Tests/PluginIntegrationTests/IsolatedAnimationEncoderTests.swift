@@ -9,7 +9,7 @@ import WebImageTestSupport
 /// (`Tests/Fixtures/HostilePlugins/hostile.c`) that crashes or hangs in
 /// `animation_encoder_add` is a typed error, after which the encoder's state is gone and a
 /// new encoder works.
-@Suite struct IsolatedAnimationEncoderTests {
+@Suite(.ownThread) struct IsolatedAnimationEncoderTests {
     /// The folders of the hosts made so far: a host reads its plugins' files when it opens
     /// them, long after the test's last use of the folder.
     static let keepAlive = TrackedMutex<[PluginsFolder]>([])

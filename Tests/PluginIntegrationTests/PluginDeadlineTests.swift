@@ -5,7 +5,7 @@ import WebImageTestSupport
 
 /// The plugin header's deadline helpers (`webimage_deadline_passed`, `webimage_fail_deadline`)
 /// in a plugin built the documented way, `cc -std=c11`, which hides POSIX's CLOCK_MONOTONIC.
-@Suite struct PluginDeadlineTests {
+@Suite(.ownThread) struct PluginDeadlineTests {
     @Test(
         "a plugin built with -std=c11 sees the host's deadline pass and fails with TIMED_OUT",
         arguments: [PluginIsolation.Policy.none, .all])

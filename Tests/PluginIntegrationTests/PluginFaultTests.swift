@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// Each way a plugin can be broken, with real shared objects compiled from
 /// `Fixtures/BrokenPlugins`: the fault is reported with its reason and file, the plugin is
 /// skipped, and everything else keeps working.
-@Suite struct PluginFaultTests {
+@Suite(.ownThread) struct PluginFaultTests {
     /// Loads every plugin in `folder` and returns the one fault expected.
     func onlyFault(in folder: PluginsFolder) throws -> PluginFault {
         let host = PluginHost(searchPath: PluginSearchPath(directories: [folder.path]))

@@ -10,7 +10,7 @@ import WebImageTestSupport
 
 /// Each plugin is opened once, by its first user, and its entry function runs with no lock
 /// of the host held.
-@Suite struct PluginOpeningTests {
+@Suite(.ownThread) struct PluginOpeningTests {
     /// The counters and the release switch that `slow_entry.c` exports.
     struct SlowEntry {
         let calls: @convention(c) () -> Int32

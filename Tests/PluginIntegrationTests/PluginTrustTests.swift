@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// The plugin trust policy with real libraries: the bundled PNG and JPEG plugins in a folder
 /// declared trusted, and hostile coders built from C (`Fixtures/HostilePlugins`) in an
 /// untrusted folder searched before it.
-@Suite struct PluginTrustTests {
+@Suite(.ownThread) struct PluginTrustTests {
     /// One way an untrusted plugin tries to take over the bundled PNG plugin.
     struct Takeover: Sendable, CustomTestStringConvertible {
         enum Route: Sendable {

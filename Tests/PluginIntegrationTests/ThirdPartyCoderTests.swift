@@ -4,7 +4,7 @@ import WebImageTestSupport
 
 /// `Examples/ThirdPartyCoder`, a PNM coder in plain C, built with one `cc` line and
 /// used through the plugin host like any bundled plugin.
-@Suite struct ThirdPartyCoderTests {
+@Suite(.ownThread) struct ThirdPartyCoderTests {
     let folder: PluginsFolder
     let host: PluginHost
 

@@ -5,7 +5,7 @@ import WebImageTestSupport
 
 /// `Examples/ThirdPartyTransformer`, grayscale, sepia and pixelate in plain C, built with
 /// one `cc` line and used through the plugin host as an ``ImageTransformer``.
-@Suite struct ThirdPartyTransformerTests {
+@Suite(.ownThread) struct ThirdPartyTransformerTests {
     let folder: PluginsFolder
     let host: PluginHost
 

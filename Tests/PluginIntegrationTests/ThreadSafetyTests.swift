@@ -4,7 +4,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// A plugin without `WEBIMAGE_CODER_THREAD_SAFE` is never entered by two threads at once.
-@Suite struct ThreadSafetyTests {
+@Suite(.ownThread) struct ThreadSafetyTests {
     @Test func callsIntoASerialPluginDoNotOverlap() throws {
         let folder = try PluginsFolder()
         try folder.compileFixture("serial_only")

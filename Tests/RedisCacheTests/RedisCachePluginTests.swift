@@ -6,7 +6,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// The redis plugin against a real `redis-server` on 127.0.0.1.
-@Suite(.serialized) struct RedisCachePluginTests {
+@Suite(.serialized, .ownThread) struct RedisCachePluginTests {
     /// The redis cache on `server`. Commands time out after 5 s unless `options` says otherwise: the
     /// plugin's default 50 ms is a production limit, and these tests are not about it (a loaded
     /// test machine can take longer than that for a SET that succeeds).
@@ -376,7 +376,7 @@ import WebImageTestSupport
 }
 
 /// An image cache whose disk layer is the redis plugin.
-@Suite struct RedisImageCacheTests {
+@Suite(.ownThread) struct RedisImageCacheTests {
     @Test func imagesRoundTripThroughRedis() async throws {
         let server = try RedisServer()
         var configuration = ImageCacheConfiguration()

@@ -27,4 +27,28 @@ struct OwnThreadTests {
         #expect(try await onOwnThread { 42 } == 42)
         await #expect(throws: HarnessError.self) { try await onOwnThread { throw HarnessError("x") } }
     }
+
+    @Test("the .ownThread trait runs a synchronous test on a thread of its own", .ownThread)
+    func traitRunsSyncTest() {
+        #expect(isOnOwnThread)
+        #expect(Test.current?.name == "traitRunsSyncTest()")
+    }
+
+    @Test("the .ownThread trait runs an async test on a thread of its own, across suspensions", .ownThread)
+    func traitRunsAsyncTest() async throws {
+        #expect(isOnOwnThread)
+        try await Task.sleep(for: .milliseconds(1))
+        #expect(isOnOwnThread)
+    }
+
+    @Test("the .ownThread trait gives each case of a parameterized test its own thread", .ownThread, arguments: [1, 2])
+    func traitRunsEachCase(_ value: Int) {
+        #expect(isOnOwnThread)
+    }
+
+    @Test("blocking without the trait is recorded against the test; with it, it passes")
+    func blockingOffTheTraitRecorded() async throws {
+        withKnownIssue { expectOwnThreadWhenBlocking("a wait") }
+        try await onOwnThread { expectOwnThreadWhenBlocking("a wait") }
+    }
 }

@@ -3,7 +3,7 @@ import Testing
 import WebImageCore
 import WebImageTestSupport
 
-@Suite struct PluginDiscoveryTests {
+@Suite(.ownThread) struct PluginDiscoveryTests {
     @Test func readsManifestsInSearchOrderWithoutOpeningLibraries() throws {
         let root = try TemporaryDirectory()
         let first = try root.folder("first")

@@ -2,7 +2,7 @@ import Testing
 import WebImageServer
 import WebImageTestSupport
 
-@Suite("ImageURLSigner")
+@Suite("ImageURLSigner", .ownThread)
 struct ImageURLSignerTests {
     /// imgproxy's documented example: key `secret`, salt `hello`.
     static let exampleKey = "736563726574"

@@ -7,6 +7,7 @@ public enum ChildProcess {
     /// Standard error is discarded.
     /// - Throws: ``HarnessError`` when the tool cannot start or exits with a status other than 0.
     public static func output(of tool: String, _ arguments: [String]) throws -> [UInt8] {
+        expectOwnThreadWhenBlocking("running \(tool)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments

@@ -36,6 +36,7 @@ public final class ImageServerProcess: Sendable {
         _ arguments: [String], environment: [String: String] = [:], plugins: PluginsFolder? = nil,
         in namespace: NetworkNamespace? = nil, listen: String = "127.0.0.1:0", within: Duration = .seconds(60)
     ) throws {
+        expectOwnThreadWhenBlocking("starting webimage serve")
         let folder =
             try plugins
             ?? {
@@ -125,6 +126,7 @@ public final class ImageServerProcess: Sendable {
     /// Sends `signal` (SIGTERM by default) and waits up to `within` for the exit.
     /// - Returns: the exit status, or nil when it did not exit in time (it is then killed).
     public func stop(signal: Int32 = SIGTERM, within: Duration = .seconds(30)) -> Int32? {
+        expectOwnThreadWhenBlocking("stopping webimage serve")
         kill(process.processIdentifier, signal)
         let deadline = ContinuousClock.now + within
         while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }

@@ -76,6 +76,7 @@ public enum LoopbackPort {
     /// True once something accepts connections on `port` (at most 5 seconds), false when
     /// `process` exits first or the time runs out.
     public static func waitUntilListening(_ port: Int, process: Process) -> Bool {
+        expectOwnThreadWhenBlocking("waiting for port \(port)")
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, process.isRunning {
             if accepts(port) { return true }

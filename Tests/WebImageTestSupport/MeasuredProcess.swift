@@ -48,6 +48,7 @@ public enum MeasuredProcess {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         timeLimit: Duration = .seconds(120), addressSpaceLimit: Int = 4 << 30
     ) throws -> MeasuredRun {
+        expectOwnThreadWhenBlocking("running a measured process")
         let folder = try TemporaryDirectory()
         let outputPath = folder.file("stdout")
         let errorPath = folder.file("stderr")

@@ -126,6 +126,7 @@ public final class NetworkNamespace: Sendable {
     /// Runs `ip arguments...`; throws with its standard error when it fails.
     @discardableResult
     public static func ip(_ arguments: [String]) throws -> String {
+        expectOwnThreadWhenBlocking("running ip")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ipTool)
         process.arguments = arguments

@@ -15,6 +15,7 @@ public final class NginxLoadBalancer: @unchecked Sendable {
 
     /// Starts the balancer in front of the servers listening on 127.0.0.1 at `members`.
     public init(members: [Int]) throws {
+        expectOwnThreadWhenBlocking("starting nginx")
         folder = try TemporaryDirectory()
         for sub in ["logs", "tmp"] {
             try FileManager.default.createDirectory(

@@ -25,6 +25,7 @@ public final class NginxServer: @unchecked Sendable {
     public static let password = "s3cret"
 
     public init(files extraFiles: [String: [UInt8]] = [:]) throws {
+        expectOwnThreadWhenBlocking("starting nginx")
         folder = try TemporaryDirectory()
         var files = extraFiles
         files["small.bin"] = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
@@ -71,6 +72,7 @@ public final class NginxServer: @unchecked Sendable {
     /// Stops nginx and waits for it to exit. SIGKILL: a child of the test process may
     /// start with SIGTERM blocked, which nginx without a master process never unblocks.
     public func stop() {
+        expectOwnThreadWhenBlocking("stopping nginx")
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }

@@ -20,6 +20,23 @@ public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
     return try await withTaskExecutorPreference(executor) { try await runOnPreferredExecutor(body) }
 }
 
+/// Runs the async `body` with a thread of its own as its task's preferred executor, once one
+/// of ``ownThreadSlots`` is free: ``OwnThreadTrait``'s scope for each test.
+func onOwnThread(waitingForSlot body: @Sendable () async throws -> Void) async throws {
+    let executor = OwnThreadExecutor()
+    defer { executor.finish() }
+    try await withTaskExecutorPreference(executor) {
+        try await runOnPreferredExecutor { ownThreadSlots.wait() }
+        defer { ownThreadSlots.signal() }
+        try await body()
+    }
+}
+
+/// How many tests with ``OwnThreadTrait`` run at once: twice the cores. Before the trait such
+/// tests held the cooperative pool's threads (one per core) while they waited for child
+/// processes; more at once would stretch the time bounds of tests written for that.
+let ownThreadSlots = DispatchSemaphore(value: 2 * ProcessInfo.processInfo.activeProcessorCount)
+
 /// `body`, called from a nonisolated async function, so it runs on the task's preferred executor.
 @concurrent
 private func runOnPreferredExecutor<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {

@@ -26,6 +26,7 @@ public final class RedisServer: @unchecked Sendable {
 
     /// Starts the server on ``port`` (again, after ``stop()``).
     public func start() throws {
+        expectOwnThreadWhenBlocking("starting redis-server")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         process.arguments = [
@@ -48,6 +49,7 @@ public final class RedisServer: @unchecked Sendable {
     /// Stops the server with SIGKILL (it keeps no data, and a child of the test process may
     /// inherit a blocked SIGTERM) and waits for it.
     public func stop() {
+        expectOwnThreadWhenBlocking("stopping redis-server")
         guard let process else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -57,6 +59,7 @@ public final class RedisServer: @unchecked Sendable {
     /// Runs one command with `redis-cli` against the server and returns its reply as
     /// `redis-cli --no-raw` prints it, an integer as `:N` (`:100`, `"text"`, `(nil)`).
     public func command(_ arguments: [String]) throws -> String {
+        expectOwnThreadWhenBlocking("running redis-cli")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
         process.arguments = ["-h", "127.0.0.1", "-p", String(port), "--no-raw"] + arguments
