@@ -29,8 +29,11 @@ public struct FormatNegotiation: Sendable, Hashable {
     }
 
     /// The format name (a coder's) for an image of `sourceFormat` that `isAnimated` or
-    /// `hasAlpha`, among the formats `coders` encode.
-    public func format(sourceFormat: String, isAnimated: Bool, hasAlpha: Bool, coders: CodersManager) -> String {
+    /// `hasAlpha`, among the formats `coders` encode. `hasAlpha` is asked only when the
+    /// choice is between PNG and JPEG (it may scan every pixel).
+    public func format(
+        sourceFormat: String, isAnimated: Bool, hasAlpha: @autoclosure () -> Bool, coders: CodersManager
+    ) -> String {
         func encodes(_ name: String, animation: Bool = false) -> Bool {
             coders.encodableFormat(name, animation: animation) != nil
         }
@@ -39,7 +42,7 @@ public struct FormatNegotiation: Sendable, Hashable {
         if isAnimated {
             return encodes(sourceFormat, animation: true) ? sourceFormat : "gif"
         }
-        return hasAlpha ? "png" : "jpeg"
+        return hasAlpha() ? "png" : "jpeg"
     }
 
     /// The media types `accept` lists with a quality above 0, lowercased, parameters dropped.

@@ -29,12 +29,12 @@ struct OutputTarget: Sendable {
     var keyPart: String { named?.name ?? negotiation.keyPart }
 
     /// The format to encode an image of `sourceFormat` in.
-    func format(sourceFormat: String, isAnimated: Bool, hasAlpha: Bool, coders: CodersManager) throws(ServiceFailure)
-        -> ImageFormat
-    {
+    func format(
+        sourceFormat: String, isAnimated: Bool, hasAlpha: @autoclosure () -> Bool, coders: CodersManager
+    ) throws(ServiceFailure) -> ImageFormat {
         if let named { return named }
         let name = negotiation.format(
-            sourceFormat: sourceFormat, isAnimated: isAnimated, hasAlpha: hasAlpha, coders: coders)
+            sourceFormat: sourceFormat, isAnimated: isAnimated, hasAlpha: hasAlpha(), coders: coders)
         guard let format = try? coders.coder(forFormat: name).format else {
             throw ServiceFailure(500, "no coder encodes \(name)")
         }
