@@ -55,13 +55,27 @@ struct SharedWorkTests {
         #expect(cancels.load(ordering: .relaxed) == 1)
     }
 
-    @Test("handlers set after the last subscriber left are not kept; the cancel runs at once")
-    func handlersAfterCancelRunCancel() {
+    /// How a work ended before its handlers were set.
+    enum Ending: String, CaseIterable, Sendable {
+        case lastSubscriberLeft
+        case finished
+    }
+
+    /// A transfer can end on the loader's thread before the code that started it sets the
+    /// handlers; cancelling a finished one gave back the download's admission lease while its
+    /// bytes still waited for a decoder (issue #24's race). A cancelled one must still cancel.
+    @Test(
+        "handlers set after the work ended are not kept; the cancel runs at once after a cancel, never after a finish",
+        arguments: Ending.allCases)
+    func handlersAfterTheEnd(_ ending: Ending) {
         weak var released: Held?
         let cancels = Atomic<Int>(0)
         let work = SharedWork<Held> { _ in }
         let id = work.add(priority: .normal) { _ in }!
-        work.remove(id)
+        switch ending {
+        case .lastSubscriberLeft: work.remove(id)
+        case .finished: work.send(.finished(.success(nil)))
+        }
         do {
             let held = Held()
             released = held
@@ -72,29 +86,6 @@ struct SharedWorkTests {
                 }, priority: { _ in _ = held })
         }
         #expect(released == nil)
-        #expect(cancels.load(ordering: .relaxed) == 1)
-    }
-
-    /// A transfer can end on the loader's thread before the code that started it sets the
-    /// handlers; cancelling it then gave back the download's admission lease while its bytes
-    /// still waited for a decoder (issue #24's race).
-    @Test("handlers set after the work finished are neither kept nor run")
-    func handlersAfterFinishNotRun() {
-        weak var released: Held?
-        let cancels = Atomic<Int>(0)
-        let work = SharedWork<Held> { _ in }
-        _ = work.add(priority: .normal) { _ in }
-        work.send(.finished(.success(nil)))
-        do {
-            let held = Held()
-            released = held
-            work.setHandlers(
-                cancel: {
-                    _ = held
-                    cancels.add(1, ordering: .relaxed)
-                }, priority: { _ in _ = held })
-        }
-        #expect(released == nil)
-        #expect(cancels.load(ordering: .relaxed) == 0)
+        #expect(cancels.load(ordering: .relaxed) == (ending == .lastSubscriberLeft ? 1 : 0))
     }
 }
