@@ -39,6 +39,31 @@ struct ImageManagerCoalescingTests {
         #expect(harness.manager.counters.decodes == 1)
     }
 
+    /// The manager joins identical downloads itself (one download work per key), so its
+    /// downloader does not join them again: one coalescing layer, one key built per download.
+    @Test("the manager's transfer is not joined in the downloader: a direct download of the URL meanwhile is its own")
+    func downloaderDoesNotJoinTheManagersTransfer() async throws {
+        let harness = try GatedHarness()
+        // A failed requirement below ends the test without waiting for a held transfer.
+        defer { harness.loader.openAll() }
+        let url = harness.url("photo.jpg")
+        async let image = harness.manager.image(for: url)
+        #expect(await harness.loader.waitForStarts(1, of: "photo.jpg"))
+        let downloader = harness.manager.downloader
+        #expect(downloader.activeCount == 1)
+        let (received, sizes) = AsyncStream.makeStream(of: Int.self)
+        downloader.download(DownloadRequest(url: url.absoluteString)) { result in
+            sizes.yield((try? result.get().data.count) ?? -1)
+            sizes.finish()
+        }
+        try #require(downloader.activeCount == 2)
+        #expect(await harness.loader.waitForStarts(2, of: "photo.jpg"))
+        harness.loader.open("photo.jpg")
+        #expect(try await image.image?.width == 640)
+        #expect(await received.first { _ in true } == harness.images["photo.jpg"]?.count)
+        #expect(harness.loader.starts(of: "photo.jpg") == 2)
+    }
+
     @Test("one download per URL, one decode per decode settings: two thumbnails and the full size of one URL")
     func oneDownloadManyDecodes() async throws {
         let harness = try GatedHarness()

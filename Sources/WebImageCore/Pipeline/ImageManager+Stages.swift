@@ -47,6 +47,7 @@ extension ImageManager {
     ) -> DownloadToken {
         counters.countDownload()
         var request = DownloadRequest(url: plan.urlString, priority: work.priority)
+        request.joinsIdenticalRequests = false
         request.options = plan.loadOptions
         request.validators = validators?.downloadValidators
         let received = Atomic<Int>(0)

@@ -36,6 +36,11 @@ public struct DownloadRequest: Sendable, Equatable {
         self.priority = priority
     }
 
+    /// Whether an identical request made meanwhile joins this one's transfer (``coalescingKey``);
+    /// default true. The image manager turns it off: it joins identical downloads itself, one
+    /// download work per ``ImageRequestKeys/Download``, so its transfers are joined in one place.
+    var joinsIdenticalRequests = true
+
     /// Identical requests (same URL, headers, validators, credential and options) share one transfer.
     var coalescingKey: String {
         var key = url

@@ -107,9 +107,9 @@ public final class ImageDownloader: Sendable {
     // MARK: - Queue
 
     private func subscribe(_ request: DownloadRequest, _ subscriber: DownloadOperation.Subscriber) -> DownloadToken {
-        let key = request.coalescingKey
+        let joinKey = request.joinsIdenticalRequests ? request.coalescingKey : nil
         let token = state.withLock { state -> DownloadToken in
-            if let operation = state.operations[key] {
+            if let joinKey, let operation = state.operations[joinKey] {
                 // A joining caller raises a waiting transfer's priority, never lowers it.
                 if let waiting = state.queue.priority(of: operation.sequence), request.priority > waiting {
                     state.queue.setPriority(request.priority, of: operation.sequence)
@@ -117,6 +117,9 @@ public final class ImageDownloader: Sendable {
                 return DownloadToken(downloader: self, operation: operation, subscriberID: operation.add(subscriber))
             }
             state.sequence += 1
+            // A request that no other joins is kept under a key no coalescing key can be (a
+            // URL does not start with NUL), short enough to be stored inline.
+            let key = joinKey ?? "\u{0}\(state.sequence)"
             let operation = DownloadOperation(key: key, request: request, sequence: state.sequence)
             state.operations[key] = operation
             state.queue.append(
