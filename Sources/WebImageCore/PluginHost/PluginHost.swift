@@ -32,10 +32,8 @@ public final class PluginHost: Sendable {
     private let discoveryFaults: [PluginFault]
     /// One cell per discovered plugin, made at init: the dictionary itself never changes.
     private let openings: [String: OnceCell<Result<OpenedPlugin, PluginFault>>]
-    /// The plugins that run isolated, by name; made at init and never changed.
-    let isolatedPlugins: [String: IsolatedPlugin]
-    /// One cell per isolated plugin: its coder, opened in its worker on first use.
-    let isolatedOpenings: [String: OnceCell<Result<IsolatedCoder, PluginFault>>]
+    /// The plugins that run in worker processes; made at init and never changed.
+    let isolated: IsolatedPlugins
     /// Faults of plugins whose entry function crashed or hung in `verify`'s child process.
     private let scanFaults = OnceCell<[String: PluginFault]>()
     let logger: Logger
@@ -67,17 +65,10 @@ public final class PluginHost: Sendable {
         self.warnings = result.warnings
         self.discoveryFaults = result.faults
         self.openings = Dictionary(uniqueKeysWithValues: result.plugins.map { ($0.name, OnceCell()) })
-        let isolated = result.plugins.filter(isolation.isolates)
-        self.isolatedPlugins = Dictionary(
-            uniqueKeysWithValues: isolated.map {
-                ($0.name, IsolatedPlugin(plugin: $0, isolation: isolation, logger: logger))
-            })
-        self.isolatedOpenings = Dictionary(uniqueKeysWithValues: isolated.map { ($0.name, OnceCell()) })
+        self.isolated = IsolatedPlugins(result.plugins, isolation: isolation, logger: logger)
         // A plugin without a worker to run in is a fault from the start, reported once here
         // (faults, the log) rather than at each decode that would try it.
-        let missingWorkers = isolated.compactMap { isolatedPlugins[$0.name]?.missingWorkerFault }
-        for fault in missingWorkers { _ = isolatedOpenings[fault.plugin ?? ""]?.value { .failure(fault) } }
-        for fault in result.faults + missingWorkers { logger.warning("\(fault)") }
+        for fault in result.faults + isolated.missingWorkerFaults { logger.warning("\(fault)") }
         for refusal in result.refusals where refusal.isWarning { logger.warning("\(refusal)") }
         for warning in result.warnings { logger.warning("\(warning)") }
     }
@@ -91,7 +82,7 @@ public final class PluginHost: Sendable {
     /// or in `verify`'s child process), or nil.
     public func openFault(of name: String) -> PluginFault? {
         if let fault = scanFaults.computedValue?[name] { return fault }
-        if case .failure(let fault) = isolatedOpenings[name]?.computedValue { return fault }
+        if let fault = isolated.openFault(of: name) { return fault }
         if case .failure(let fault) = openings[name]?.computedValue { return fault }
         return nil
     }

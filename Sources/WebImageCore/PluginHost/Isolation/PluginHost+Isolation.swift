@@ -2,25 +2,25 @@ extension PluginHost {
     /// True when the plugin named `name` runs in a worker process under this host's
     /// ``isolation`` policy.
     public func isIsolated(_ name: String) -> Bool {
-        isolatedPlugins[name] != nil
+        isolated.plugins[name] != nil
     }
 
     /// The coder of the isolated plugin named `name`, opened in its worker on first use.
     /// - Throws: ``PluginFault`` when the plugin is not isolated, or cannot be opened (a crash
     ///   or hang of its entry function included).
     public func isolatedCoder(named name: String) throws(PluginFault) -> IsolatedCoder {
-        guard let isolated = isolatedPlugins[name], let cell = isolatedOpenings[name] else {
+        guard let plugin = isolated.plugins[name], let cell = isolated.openings[name] else {
             throw PluginFault(.notFound, file: name, plugin: name, detail: "the plugin does not run isolated")
         }
         let result = cell.value {
             do {
-                return .success(IsolatedCoder(plugin: isolated, opened: try isolated.open()))
+                return .success(IsolatedCoder(plugin: plugin, opened: try plugin.open()))
             } catch let fault as PluginFault {
                 logger.warning("\(fault)")
                 return .failure(fault)
             } catch {
                 let fault = PluginFault(
-                    .loadFailed, file: isolated.plugin.libraryPath, plugin: name, detail: "\(error)")
+                    .loadFailed, file: plugin.plugin.libraryPath, plugin: name, detail: "\(error)")
                 logger.warning("\(fault)")
                 return .failure(fault)
             }
