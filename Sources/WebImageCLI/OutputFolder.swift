@@ -57,10 +57,12 @@ struct OutputFolder {
         }
         let folder = URL(fileURLWithPath: realPath, isDirectory: true)
         // `isDirectory: false` throughout: without it, Foundation asks the file system.
-        let claimed = names.claim(name, suffixed: { Self.suffixed(name, $0) }) { candidate in
-            var status = stat()
-            return lstat(folder.appendingPathComponent(candidate, isDirectory: false).path, &status) == 0
-        }
+        let claimed = names.claim(
+            name, suffixed: { Self.suffixed(name, $0) },
+            isTaken: { candidate in
+                var status = stat()
+                return lstat(folder.appendingPathComponent(candidate, isDirectory: false).path, &status) == 0
+            })
         // The name has no `/` and is neither `.` nor `..`: the file is directly in the folder.
         guard
             folder.appendingPathComponent(claimed, isDirectory: false).standardized.deletingLastPathComponent().path

@@ -28,7 +28,7 @@ enum ReferenceBenchmarkLauncher {
         Diagnostics.restoreStandardError()
         execv(path, argv)
         let reason = String(cString: strerror(errno))
-        argv.forEach { free($0) }
+        for argument in argv { free(argument) }
         throw CLIError("cannot run '\(path)': \(reason)")
     }
 }

@@ -66,12 +66,11 @@ struct DiskBench: ParsableCommand {
         var fresh = cache
         try compare(
             "disk: \(count) reads of \(size) bytes, by a fresh instance", rounds: rounds,
-            prepare: { fresh = try open() }
-        ) {
-            for key in keys { total += try fresh.entry(forKey: key)?.data.count ?? 0 }
-        } reference: {
-            try readReference()
-        }
+            prepare: { fresh = try open() },
+            plugin: {
+                for key in keys { total += try fresh.entry(forKey: key)?.data.count ?? 0 }
+            },
+            reference: { try readReference() })
         guard total == 4 * rounds * count * size else { throw BenchFailure(description: "reads missed") }
     }
 }

@@ -48,7 +48,7 @@ struct PixelBufferOwnershipTests {
     @Test("buffers detached on other threads free nothing; the others free exactly their own memory")
     func detachAcrossThreads() {
         let memory = (0..<64).map { _ in UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 64) }
-        defer { memory.forEach { $0.deallocate() } }
+        defer { for block in memory { block.deallocate() } }
         let addresses = memory.map { UInt(bitPattern: $0) }
         let freed = RecordedAddresses()
         let detached = RecordedAddresses()
