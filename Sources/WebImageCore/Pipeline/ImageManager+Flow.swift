@@ -31,50 +31,12 @@ extension ImageManager {
             default: break
             }
         }
-        let refresh = plan.options.contains(.refreshCached)
-        var deliveredCached = false
-        // A cached original past its freshness (revalidate-stale), used only after a 304.
-        var stale: (hit: CacheHit, cache: any ImageCaching)?
         // 1. The caches, unless from-loader-only.
-        if !plan.options.contains(.fromLoaderOnly), let baseKey = plan.baseKey, let originalKey = plan.originalKey,
-            let finalKey = plan.finalKey
-        {
-            let transforming = !plan.chain.isEmpty
-            if let cache = plan.cache, plan.queryCacheType != .none,
-                let hit = try await lookup(
-                    plan, in: cache, lookupKey: transforming ? finalKey : baseKey, memoryKey: finalKey,
-                    spec: transforming ? ImageRequestPlan.DecodeSpec() : plan.decode, type: plan.queryCacheType,
-                    relay: relay)
-            {
-                if !transforming && isStale(plan, hit) {
-                    stale = (hit, cache)
-                } else {
-                    let result = cachedResult(
-                        plan, hit: hit, key: finalKey, started: started, isOriginal: !transforming)
-                    guard refresh else { return result }
-                    work.send(.intermediate(result))
-                    deliveredCached = true
-                }
-            }
-            if !deliveredCached, stale == nil, transforming, let cache = plan.originalCache,
-                plan.originalQueryCacheType != .none,
-                let hit = try await lookup(
-                    plan, in: cache, lookupKey: baseKey, memoryKey: originalKey, spec: plan.decode,
-                    type: plan.originalQueryCacheType, relay: relay)
-            {
-                if isStale(plan, hit) {
-                    stale = (hit, cache)
-                } else {
-                    // The transformed image is missing but the original is cached: transform it.
-                    guard
-                        let result = try await resultOfCachedOriginal(
-                            plan, hit: hit, cache: cache, started: started, relay: relay, forward: forward)
-                    else { return nil }
-                    guard refresh else { return result }
-                    work.send(.intermediate(result))
-                    deliveredCached = true
-                }
-            }
+        let deliveredCached: Bool
+        let stale: StaleOriginal?
+        switch try await queryCaches(plan, work: work, relay: relay, started: started, forward: forward) {
+        case .answered(let result): return result
+        case .load(let delivered, let found): (deliveredCached, stale) = (delivered, found)
         }
         // 2. Whether to download.
         if plan.options.contains(.fromCacheOnly) {
@@ -150,6 +112,70 @@ extension ImageManager {
             image: image, animation: output.animation, data: plain ? bytes : nil, cacheType: .none,
             url: plan.url, cacheKey: transformedImage ? plan.finalKey : plan.originalKey, scale: plan.scale,
             frameCount: output.frameCount, metrics: metrics, animatedImageData: output.isAnimated ? bytes : nil)
+    }
+
+    /// A cached original past its freshness (``ImageManagerOptions/revalidateStale``) and the
+    /// cache it was found in, used only after the origin answers 304.
+    typealias StaleOriginal = (hit: CacheHit, cache: any ImageCaching)
+
+    /// What the cache lookups of a request came to.
+    private enum CacheOutcome {
+        /// The request is answered from the caches (nil: it ends without a value).
+        case answered(ImageResult?)
+        /// The loader is next. `delivered`: a cached result went to the subscribers as an
+        /// intermediate value (``ImageManagerOptions/refreshCached``); `stale`: a stale original.
+        case load(delivered: Bool, stale: StaleOriginal?)
+    }
+
+    /// Step 1: the transformed image in the cache, else the original in the original cache
+    /// (transformed now), unless the plan loads from the loader only.
+    private func queryCaches(
+        _ plan: ImageRequestPlan, work: SharedWork<ImageResult>, relay: PriorityRelay, started: ContinuousClock.Instant,
+        forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
+    ) async throws(ImageManagerError) -> CacheOutcome {
+        guard !plan.options.contains(.fromLoaderOnly), let baseKey = plan.baseKey, let originalKey = plan.originalKey,
+            let finalKey = plan.finalKey
+        else { return .load(delivered: false, stale: nil) }
+        let refresh = plan.options.contains(.refreshCached)
+        var deliveredCached = false
+        var stale: StaleOriginal?
+        let transforming = !plan.chain.isEmpty
+        if let cache = plan.cache, plan.queryCacheType != .none,
+            let hit = try await lookup(
+                plan, in: cache, lookupKey: transforming ? finalKey : baseKey, memoryKey: finalKey,
+                spec: transforming ? ImageRequestPlan.DecodeSpec() : plan.decode, type: plan.queryCacheType,
+                relay: relay)
+        {
+            if !transforming && isStale(plan, hit) {
+                stale = (hit, cache)
+            } else {
+                let result = cachedResult(
+                    plan, hit: hit, key: finalKey, started: started, isOriginal: !transforming)
+                guard refresh else { return .answered(result) }
+                work.send(.intermediate(result))
+                deliveredCached = true
+            }
+        }
+        if !deliveredCached, stale == nil, transforming, let cache = plan.originalCache,
+            plan.originalQueryCacheType != .none,
+            let hit = try await lookup(
+                plan, in: cache, lookupKey: baseKey, memoryKey: originalKey, spec: plan.decode,
+                type: plan.originalQueryCacheType, relay: relay)
+        {
+            if isStale(plan, hit) {
+                stale = (hit, cache)
+            } else {
+                // The transformed image is missing but the original is cached: transform it.
+                guard
+                    let result = try await resultOfCachedOriginal(
+                        plan, hit: hit, cache: cache, started: started, relay: relay, forward: forward)
+                else { return .answered(nil) }
+                guard refresh else { return .answered(result) }
+                work.send(.intermediate(result))
+                deliveredCached = true
+            }
+        }
+        return .load(delivered: deliveredCached, stale: stale)
     }
 
     /// Runs the stores now (``ImageManagerOptions/waitStoreCache``) or in the background.
