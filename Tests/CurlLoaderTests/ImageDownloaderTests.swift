@@ -68,6 +68,10 @@ extension CurlLoaderTests {
             }
             var data = try (consume outcome).get().data
             #expect(data == server.files["small.bin"])
+            // The continuation resumes this test (on a thread of its own) while the downloader's
+            // delivery, which passed the result, has not returned yet on the loader's thread. A
+            // second transfer ends on that thread after the first delivery has returned.
+            _ = try await downloader.download(DownloadRequest(url: server.http + "/static/small.bin?after"))
             // Writing through a buffer that another owner shares copies it first.
             let before = data.withUnsafeBufferPointer { $0.baseAddress }
             data.withUnsafeMutableBufferPointer { $0[0] = $0[0] }
