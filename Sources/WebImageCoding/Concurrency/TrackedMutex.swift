@@ -16,18 +16,25 @@ import Synchronization
 ///
 /// Every module of the package (the tests too) takes it in place of `Mutex`, so that a TSan
 /// run reports real races only.
-package struct TrackedMutex<Value: ~Copyable>: ~Copyable, Sendable {
-    private let mutex: Mutex<Value>
+///
+/// Public and `@inlinable` so that every module's calls are specialized for their state and
+/// inlined. Swift 6.3 does not inline a `package` function into another module even when it is
+/// `@inlinable`: each call then went through the unspecialized generic `withLock`, which looks
+/// up the metadata of `Mutex<State>` at run time (a hash-table search), boxes its closure's
+/// result and cannot inline the critical section. That cost the image manager about 47,000
+/// instructions an image (callgrind, docs/performance.md).
+public struct TrackedMutex<Value: ~Copyable>: ~Copyable, Sendable {
+    @usableFromInline let mutex: Mutex<Value>
     /// Its address names the lock to TSan; nil when the process does not run under TSan.
-    private let identity: LockIdentity?
+    @usableFromInline let identity: LockIdentity?
 
-    package init(_ value: consuming sending Value) {
+    @inlinable public init(_ value: consuming sending Value) {
         mutex = Mutex(value)
         identity = ThreadSanitizerAnnotations.isAvailable ? LockIdentity() : nil
     }
 
     /// `Mutex.withLock`, with the critical section made visible to ThreadSanitizer.
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
+    @inlinable public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         guard let identity else { return try mutex.withLock(body) }
@@ -41,23 +48,25 @@ package struct TrackedMutex<Value: ~Copyable>: ~Copyable, Sendable {
 }
 
 /// An object whose only use is its address.
-private final class LockIdentity: Sendable {}
+@usableFromInline final class LockIdentity: Sendable {
+    @usableFromInline init() {}
+}
 
 /// The TSan runtime's annotation entry points, found at run time: present only when the
 /// process runs with ThreadSanitizer (its executables export them; see `make tsan`).
-enum ThreadSanitizerAnnotations {
+@usableFromInline enum ThreadSanitizerAnnotations {
     private typealias Annotation = @convention(c) (UnsafeRawPointer) -> Void
 
     private static let acquireFunction = lookup("__tsan_acquire")
     private static let releaseFunction = lookup("__tsan_release")
 
     /// Whether the process runs under ThreadSanitizer (both entry points were found).
-    static let isAvailable = acquireFunction != nil && releaseFunction != nil
+    @usableFromInline static let isAvailable = acquireFunction != nil && releaseFunction != nil
 
     /// Tells TSan that what was released on `address` happens before what follows.
-    static func acquire(_ address: UnsafeRawPointer) { acquireFunction?(address) }
+    @usableFromInline static func acquire(_ address: UnsafeRawPointer) { acquireFunction?(address) }
     /// Tells TSan that what came before is released on `address`.
-    static func release(_ address: UnsafeRawPointer) { releaseFunction?(address) }
+    @usableFromInline static func release(_ address: UnsafeRawPointer) { releaseFunction?(address) }
 
     private static func lookup(_ name: String) -> Annotation? {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
