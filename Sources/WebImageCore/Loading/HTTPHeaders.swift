@@ -54,7 +54,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
 
+    /// True when `a` and `b` are the same name, ASCII letters compared case-insensitively
+    /// (byte by byte, without the two lowercased copies that `lowercased()` would allocate).
     static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { asciiLowercase($0) == asciiLowercase($1) }
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }
