@@ -55,9 +55,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// True when `a` and `b` are the same name, ASCII letters compared case-insensitively
-    /// (byte by byte, without the two lowercased copies that `lowercased()` would allocate).
+    /// (byte by byte over their UTF-8, without the two lowercased copies that `lowercased()`
+    /// would allocate).
     static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { asciiLowercase($0) == asciiLowercase($1) }
+        guard a.utf8.count == b.utf8.count else { return false }
+        if a == b { return true }
+        var a = a
+        var b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right in
+                for index in left.indices where asciiLowercase(left[index]) != asciiLowercase(right[index]) {
+                    return false
+                }
+                return true
+            }
+        }
     }
 
     private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
