@@ -2,8 +2,9 @@ import Foundation
 
 /// One request with the manager's defaults, the options processor and the context resolved:
 /// its caches, loader, decode settings, transformer chain and cache keys (its coalescing keys
-/// are built from it in ``ImageRequestKeys``).
-struct ImageRequestPlan: Sendable {
+/// are built from it in ``ImageRequestKeys``). A class: the stages' closures capture it with one
+/// reference count instead of copying its twenty-odd fields (and retaining each).
+final class ImageRequestPlan: Sendable {
     /// How the decode stage decodes: what makes two decodes of the same bytes different (all
     /// of it is in the decode key, ``ImageRequestKeys/Decode``).
     struct DecodeSpec: Hashable, Sendable {
@@ -88,7 +89,7 @@ struct ImageRequestPlan: Sendable {
             let decoded = context.thumbnail.map { CacheKeys.thumbnailKey(key, size: $0) } ?? key
             return decode.firstFrameOnly ? CacheKeys.firstFrameKey(decoded) : decoded
         }
-        let chainKey = chain.map(\.transformerKey).joined(separator: "-")
+        let chainKey = chain.isEmpty ? "" : chain.map(\.transformerKey).joined(separator: "-")
         finalKey = originalKey.map { chainKey.isEmpty ? $0 : CacheKeys.transformedKey($0, transformerKey: chainKey) }
         storeCacheType = context.storeCacheType ?? .all
         originalStoreCacheType = context.originalStoreCacheType ?? .disk
