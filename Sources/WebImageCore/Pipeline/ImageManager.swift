@@ -12,6 +12,8 @@ import Foundation
 public final class ImageManager: Sendable {
     /// The cache queried and stored to; nil: none.
     public let cache: (any ImageCaching)?
+    /// The identity of ``cache`` in the requests' keys, taken once.
+    let cacheIdentity: InstanceIdentity?
     /// The loader.
     public let downloader: ImageDownloader
     public let coders: CodersManager
@@ -48,6 +50,7 @@ public final class ImageManager: Sendable {
         configuration: ImageManagerConfiguration = ImageManagerConfiguration()
     ) {
         self.cache = cache
+        cacheIdentity = cache.map(InstanceIdentity.init)
         self.downloader = downloader
         self.coders = coders
         self.defaultTransformer = defaultTransformer

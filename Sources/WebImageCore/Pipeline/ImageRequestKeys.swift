@@ -124,7 +124,7 @@ extension ImageRequestPlan {
         ImageRequestKeys.Image(
             transform: transformKey(chain.count, input: decodeKey(validators: nil)),
             options: options.intersection(ImageRequestKeys.flowOptions), scale: scale, cacheKey: baseKey,
-            cache: cache.map(InstanceIdentity.init), originalCache: originalCache.map(InstanceIdentity.init),
+            cache: cacheIdentity, originalCache: originalCacheIdentity,
             storeCacheType: storeCacheType, originalStoreCacheType: originalStoreCacheType,
             queryCacheType: queryCacheType, originalQueryCacheType: originalQueryCacheType,
             serializer: serializer.map(InstanceIdentity.init),

@@ -22,6 +22,11 @@ final class ImageRequestPlan: Sendable {
     let priority: ImagePriority
     let cache: (any ImageCaching)?
     let originalCache: (any ImageCaching)?
+    /// The identities of `cache` and `originalCache` in the keys, the manager's own taken once
+    /// (``ImageManager/cacheIdentity``): taking a protocol value's identity bridges it through
+    /// `AnyObject`, which costs more than the rest of a key.
+    let cacheIdentity: InstanceIdentity?
+    let originalCacheIdentity: InstanceIdentity?
     let downloader: ImageDownloader
     /// True when the downloader was made for this request's modifiers (its download is not shared).
     let privateDownloader: Bool
@@ -52,6 +57,8 @@ final class ImageRequestPlan: Sendable {
         priority = options.priority
         cache = context.imageCache ?? manager.cache
         originalCache = context.originalImageCache ?? cache
+        cacheIdentity = context.imageCache.map(InstanceIdentity.init) ?? manager.cacheIdentity
+        originalCacheIdentity = context.originalImageCache.map(InstanceIdentity.init) ?? cacheIdentity
         let base = context.loader ?? manager.downloader
         if context.requestModifier != nil || context.responseModifier != nil || context.decryptor != nil {
             var configuration = base.configuration
