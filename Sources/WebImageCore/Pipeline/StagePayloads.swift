@@ -1,11 +1,20 @@
-/// A finished download: the bytes (after the decryptor), the response head and the metrics.
-struct DownloadedData: Sendable {
+/// A finished download: the bytes (after the decryptor), the response head and the metrics. A
+/// class: every decode and result that comes from it holds one reference, where a struct of
+/// this size was copied into each event, handler and payload.
+final class DownloadedData: Sendable {
     let data: [UInt8]
     let response: LoadResponse
     let metrics: LoadMetrics
     /// The download's place in the manager's ``DownloadAdmission``, released when its decode
     /// starts.
-    var lease: DownloadLease?
+    let lease: DownloadLease?
+
+    init(data: [UInt8], response: LoadResponse, metrics: LoadMetrics, lease: DownloadLease?) {
+        self.data = data
+        self.response = response
+        self.metrics = metrics
+        self.lease = lease
+    }
 }
 
 /// What the decode and transform stages produce.
