@@ -23,12 +23,16 @@ final class SharedWork<Value: Sendable>: Sendable {
     /// instantiated at run time on every use (its generic arguments demangled), which cost
     /// more per image than the rest of the manager's bookkeeping.
     private struct Subscriber {
+        let id: Int
         var priority: ImagePriority
         let handler: Handler
     }
 
     private struct State {
-        var subscribers: [Int: Subscriber] = [:]
+        /// In the order they joined. An array, not a dictionary: `send` hands the handlers out
+        /// of the lock as a copy of it, which shares its storage instead of allocating (a work
+        /// has one subscriber, or a few, so finding one by its id is a short scan).
+        var subscribers: [Subscriber] = []
         var nextID = 0
         var finished = false
         /// True when the work ended because its last subscriber left (not by `.finished`).
@@ -98,7 +102,7 @@ final class SharedWork<Value: Sendable>: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.subscriberCount += 1
-            state.subscribers[id] = Subscriber(priority: priority, handler: handler)
+            state.subscribers.append(Subscriber(id: id, priority: priority, handler: handler))
             let raise = raisePriority(&state)
             return (id, state.intermediate, raise)
         }
@@ -111,7 +115,8 @@ final class SharedWork<Value: Sendable>: Sendable {
     private func raisePriority(_ state: inout State) -> (
         @Sendable (ImagePriority) -> Void, ImagePriority
     )? {
-        let highest = state.subscribers.values.map { $0.priority }.max() ?? .low
+        var highest = ImagePriority.low
+        for subscriber in state.subscribers where subscriber.priority > highest { highest = subscriber.priority }
         guard highest != state.priority else { return nil }
         state.priority = highest
         return state.onPriority.map { ($0, highest) }
@@ -121,8 +126,8 @@ final class SharedWork<Value: Sendable>: Sendable {
     func setPriority(_ priority: ImagePriority, of id: Int) {
         let change = state.withLock {
             state -> (@Sendable (ImagePriority) -> Void, ImagePriority)? in
-            guard state.subscribers[id] != nil else { return nil }
-            state.subscribers[id]?.priority = priority
+            guard let index = state.subscribers.firstIndex(where: { $0.id == id }) else { return nil }
+            state.subscribers[index].priority = priority
             return raisePriority(&state)
         }
         if let change { change.0(change.1) }
@@ -132,7 +137,10 @@ final class SharedWork<Value: Sendable>: Sendable {
     func remove(_ id: Int) {
         let (released, change) = state.withLock {
             state -> (Released?, (@Sendable (ImagePriority) -> Void, ImagePriority)?) in
-            guard state.subscribers.removeValue(forKey: id) != nil, !state.finished else { return (nil, nil) }
+            guard let index = state.subscribers.firstIndex(where: { $0.id == id }), !state.finished else {
+                return (nil, nil)
+            }
+            state.subscribers.remove(at: index)
             guard state.subscribers.isEmpty else { return (nil, raisePriority(&state)) }
             state.cancelled = true
             return (state.finish(), nil)
@@ -147,17 +155,17 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Reports `event` to every subscriber; `.finished` ends the work (later events are dropped).
     func send(_ event: WorkEvent<Value>) {
-        let (handlers, _) = state.withLock { state -> ([Handler], Released?) in
+        let (subscribers, _) = state.withLock { state -> ([Subscriber], Released?) in
             guard !state.finished else { return ([], nil) }
             if case .finished = event {
-                let handlers = state.subscribers.values.map { $0.handler }
-                return (handlers, state.finish())
+                let subscribers = state.subscribers
+                return (subscribers, state.finish())
             }
             if case .intermediate(let value) = event { state.intermediate = value }
-            return (state.subscribers.values.map { $0.handler }, nil)
+            return (state.subscribers, nil)
         }
         if case .finished = event { unregister(self) }
-        for handler in handlers { handler(event) }
+        for subscriber in subscribers { subscriber.handler(event) }
     }
 
     var isFinished: Bool { state.withLock { $0.finished } }

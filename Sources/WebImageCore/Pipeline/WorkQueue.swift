@@ -45,16 +45,13 @@ final class WorkQueue: Sendable {
     /// Jobs running and jobs waiting, now.
     var load: (running: Int, queued: Int) { state.withLock { ($0.running, $0.queued.count) } }
 
+    /// Starts queued jobs while fewer than ``width`` run, one at a time (no list of them is built).
     private func pump() {
-        let jobs = state.withLock { state -> [@Sendable () -> Void] in
-            var jobs: [@Sendable () -> Void] = []
-            while state.running < width, let job = state.queued.takeNext() {
-                jobs.append(job)
-                state.running += 1
-            }
-            return jobs
-        }
-        for job in jobs {
+        while let job = state.withLock({ state -> (@Sendable () -> Void)? in
+            guard state.running < width, let job = state.queued.takeNext() else { return nil }
+            state.running += 1
+            return job
+        }) {
             // One QoS for every job: the order comes from this queue's priorities, and a busy
             // process must not starve low-priority threads.
             DispatchQueue.global().async { [self] in
