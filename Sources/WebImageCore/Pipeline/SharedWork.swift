@@ -174,7 +174,24 @@ final class SharedWork<Value: Sendable>: Sendable {
 /// The shared works of one stage by key (``ImageRequestKeys``): a subscriber joins the running
 /// work with its key or starts a new one.
 final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let works = TrackedMutex<[Key: SharedWork<Value>]>([:])
+    /// A key with its hash value, computed once: the lookups, the insert, the removal and the
+    /// table's growth hash one integer instead of every field of the key (an image key holds
+    /// the URL and the cache key twice over, its stages' keys nested).
+    private struct HashedKey: Hashable, Sendable {
+        let key: Key
+        let hash: Int
+
+        init(_ key: Key) {
+            self.key = key
+            hash = key.hashValue
+        }
+
+        static func == (left: Self, right: Self) -> Bool { left.hash == right.hash && left.key == right.key }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    private let works = TrackedMutex<[HashedKey: SharedWork<Value>]>([:])
 
     /// Subscriptions so far: works started plus joins of running ones (what tests wait for
     /// before they let a held stage go on).
@@ -190,12 +207,15 @@ final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         start: (SharedWork<Value>) -> Void
     ) -> WorkSubscription<Value> {
         subscribed.add(1, ordering: .relaxed)
+        let key = HashedKey(key)
         while true {
             let (work, isNew) = works.withLock { works -> (SharedWork<Value>, Bool) in
                 if let work = works[key] { return (work, false) }
                 let work = SharedWork<Value> { [weak self] finished in
                     self?.works.withLock { works in
-                        if works[key] === finished { works[key] = nil }
+                        if let index = works.index(forKey: key), works.values[index] === finished {
+                            works.remove(at: index)
+                        }
                     }
                 }
                 works[key] = work
