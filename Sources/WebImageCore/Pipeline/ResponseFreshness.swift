@@ -14,7 +14,7 @@ struct ResponseFreshness: Sendable, Hashable {
     /// The freshness of a response with `headers` received at `receivedAt` (seconds since 1970).
     init(headers: HTTPHeaders, receivedAt: Double) {
         var directives: [String: String] = [:]
-        for field in headers where field.name.lowercased() == "cache-control" {
+        for field in headers where HTTPHeaders.same(field.name, "Cache-Control") {
             for item in field.value.split(separator: ",") {
                 let parts = item.split(separator: "=", maxSplits: 1).map {
                     $0.trimmingWhitespace.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
