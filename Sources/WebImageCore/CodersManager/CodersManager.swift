@@ -10,6 +10,8 @@ import Logging
 /// coder decodes the bytes, the error names it. A worker that cannot answer is logged at
 /// each call; a plugin that cannot be opened is logged once, by its host.
 public final class CodersManager: Sendable {
+    /// Best candidate first (higher priority, then registered later): kept in that order as
+    /// coders register, so that choosing one, for every image, sorts nothing.
     private let entries = TrackedMutex<[CoderRegistration]>([])
     let logger: Logger
 
@@ -41,10 +43,11 @@ public final class CodersManager: Sendable {
         resolve: @escaping @Sendable () throws -> any ImageCoder
     ) {
         entries.withLock { entries in
-            entries.append(
-                CoderRegistration(
-                    name: name, priority: priority, order: entries.count, formats: formats, signatures: signatures,
-                    resolve: resolve))
+            let entry = CoderRegistration(
+                name: name, priority: priority, order: entries.count, formats: formats, signatures: signatures,
+                resolve: resolve)
+            let index = entries.firstIndex { ($0.priority, $0.order) < (entry.priority, entry.order) } ?? entries.count
+            entries.insert(entry, at: index)
         }
     }
 
@@ -118,7 +121,7 @@ public final class CodersManager: Sendable {
     }
 
     private func rankedEntries() -> [CoderRegistration] {
-        entries.withLock { $0 }.sorted { ($0.priority, $0.order) > ($1.priority, $1.order) }
+        entries.withLock { $0 }
     }
 
     private func resolve(_ entry: CoderRegistration) -> (any ImageCoder)? {
