@@ -14,8 +14,27 @@ extension CodersManager {
     public func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions = DecodeOptions()) throws
         -> DecodedImage
     {
+        try decodeOutcome(bytes, options: options).image
+    }
+
+    /// What ``decode(_:options:)`` made and learned on the way: the image, the coder that
+    /// decoded it, and the header it probed (nil when it needed none), so that a caller who
+    /// needs the header too (the image manager, for the frame count) does not choose the coder
+    /// and probe the bytes again.
+    struct DecodeOutcome {
+        var image: DecodedImage
+        let coder: any ImageCoder
+        let info: ImageInfo?
+    }
+
+    /// ``decode(_:options:)`` with the coder and the probed header.
+    func decodeOutcome(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> DecodeOutcome {
         let coder = try coder(for: bytes, servedAs: options.servedContentType)
-        guard let budget = options.concurrentBudget else { return try decode(bytes, coder: coder, options: options) }
+        guard let budget = options.concurrentBudget else {
+            let info = try options.thumbnail.map { _ in try coder.probe(bytes) }
+            return DecodeOutcome(
+                image: try decode(bytes, coder: coder, info: info, options: options), coder: coder, info: info)
+        }
         let info = try coder.probe(bytes)
         var bytesHeld = TransformFootprint.bytes(
             width: info.width, height: info.height, bytesPerPixel: options.pixelFormat.bytesPerPixel)
@@ -25,20 +44,24 @@ extension CodersManager {
             "image too large: decoding \(info.width)×\(info.height) pixels needs up to \(bytesHeld) bytes, over "
                 + "the limit of \(budget.byteCount) bytes for everything running at once "
                 + "(\(ConcurrentByteBudget.environmentVariable))")
-        return try budget.withReservation(bytesHeld, orThrow: overBudget) {
-            try decode(bytes, coder: coder, options: options)
+        let image = try budget.withReservation(bytesHeld, orThrow: overBudget) {
+            try decode(bytes, coder: coder, info: info, options: options)
         }
+        return DecodeOutcome(image: image, coder: coder, info: info)
     }
 
-    /// ``decode(_:options:)`` with the coder chosen, outside the concurrent budget.
-    private func decode(_ bytes: UnsafeRawBufferPointer, coder: any ImageCoder, options: DecodeOptions) throws
-        -> DecodedImage
+    /// ``decode(_:options:)`` with the coder chosen and the header probed (needed for a
+    /// thumbnail), outside the concurrent budget.
+    private func decode(
+        _ bytes: UnsafeRawBufferPointer, coder: any ImageCoder, info: ImageInfo?, options: DecodeOptions
+    )
+        throws -> DecodedImage
     {
         let deadline = options.startDeadline()
         var request = options.request(deadline: deadline)
         var storedTarget: (width: Int, height: Int)?
         if let thumbnail = options.thumbnail {
-            let info = try coder.probe(bytes)
+            let info = try info ?? coder.probe(bytes)
             let orientation = options.appliesOrientation ? info.orientation : .up
             let shownWidth = orientation.swapsWidthAndHeight ? info.height : info.width
             let shownHeight = orientation.swapsWidthAndHeight ? info.width : info.height

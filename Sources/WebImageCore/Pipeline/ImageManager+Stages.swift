@@ -151,13 +151,15 @@ extension ImageManager {
                 options.thumbnail = ImageCache.scaledDown(
                     width: info.orientedWidth, height: info.orientedHeight, limit: limit)
             }
-            var image = try chosen.decode(bytes, options: options)
+            let outcome = try bytes.withUnsafeBytes { try chosen.decodeOutcome($0, options: options) }
+            var image = outcome.image
             var frameCount = 1
             var animation: DecodedAnimation?
             if spec.firstFrameOnly {
                 image.traits.remove(.animated)
-            } else if Self.mayBeAnimated(image.format, coders: chosen) {
-                let info = try chosen.probe(bytes)
+            } else if outcome.coder.format(named: image.format)?.capabilities.contains(.decodeAnimation) == true {
+                // The header the decode probed, else probed now with the coder that decoded.
+                let info = try outcome.info ?? bytes.withUnsafeBytes { try outcome.coder.probe($0) }
                 frameCount = info.frameCount
                 if frameCount > 1 {
                     image.traits.insert(.animated)
@@ -175,12 +177,6 @@ extension ImageManager {
         } catch {
             throw .decode(ImageCodingError(.internalError, "\(error)"), url: url)
         }
-    }
-
-    /// True when the coder of `format` decodes animations (then the header says how many frames).
-    static func mayBeAnimated(_ format: String, coders: CodersManager) -> Bool {
-        guard let found = try? coders.coder(forFormat: format) else { return false }
-        return found.format.capabilities.contains(.decodeAnimation)
     }
 
     // MARK: transform
