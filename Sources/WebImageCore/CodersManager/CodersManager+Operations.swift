@@ -31,9 +31,8 @@ extension CodersManager {
     func decodeOutcome(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> DecodeOutcome {
         let coder = try coder(for: bytes, servedAs: options.servedContentType)
         guard let budget = options.concurrentBudget else {
-            let info = try options.thumbnail.map { _ in try coder.probe(bytes) }
-            return DecodeOutcome(
-                image: try decode(bytes, coder: coder, info: info, options: options), coder: coder, info: info)
+            let (image, info) = try decode(bytes, coder: coder, info: nil, options: options)
+            return DecodeOutcome(image: image, coder: coder, info: info)
         }
         let info = try coder.probe(bytes)
         var bytesHeld = TransformFootprint.bytes(
@@ -44,30 +43,31 @@ extension CodersManager {
             "image too large: decoding \(info.width)×\(info.height) pixels needs up to \(bytesHeld) bytes, over "
                 + "the limit of \(budget.byteCount) bytes for everything running at once "
                 + "(\(ConcurrentByteBudget.environmentVariable))")
-        let image = try budget.withReservation(bytesHeld, orThrow: overBudget) {
+        let (image, _) = try budget.withReservation(bytesHeld, orThrow: overBudget) {
             try decode(bytes, coder: coder, info: info, options: options)
         }
         return DecodeOutcome(image: image, coder: coder, info: info)
     }
 
-    /// ``decode(_:options:)`` with the coder chosen and the header probed (needed for a
-    /// thumbnail), outside the concurrent budget.
+    /// ``decode(_:options:)`` with the coder chosen, outside the concurrent budget; a thumbnail
+    /// needs the header: `info` when it was probed already, else probed here. Returns the
+    /// image and the header, if any was probed.
     private func decode(
-        _ bytes: UnsafeRawBufferPointer, coder: any ImageCoder, info: ImageInfo?, options: DecodeOptions
-    )
-        throws -> DecodedImage
-    {
+        _ bytes: UnsafeRawBufferPointer, coder: any ImageCoder, info probed: ImageInfo?, options: DecodeOptions
+    ) throws -> (image: DecodedImage, info: ImageInfo?) {
         let deadline = options.startDeadline()
         var request = options.request(deadline: deadline)
         var storedTarget: (width: Int, height: Int)?
+        var info = probed
         if let thumbnail = options.thumbnail {
-            let info = try info ?? coder.probe(bytes)
-            let orientation = options.appliesOrientation ? info.orientation : .up
-            let shownWidth = orientation.swapsWidthAndHeight ? info.height : info.width
-            let shownHeight = orientation.swapsWidthAndHeight ? info.width : info.height
+            let header = try probed ?? coder.probe(bytes)
+            info = header
+            let orientation = options.appliesOrientation ? header.orientation : .up
+            let shownWidth = orientation.swapsWidthAndHeight ? header.height : header.width
+            let shownHeight = orientation.swapsWidthAndHeight ? header.width : header.height
             let target = thumbnail.targetSize(sourceWidth: shownWidth, sourceHeight: shownHeight)
             let stored = orientation.swapsWidthAndHeight ? (target.height, target.width) : (target.width, target.height)
-            if stored != (info.width, info.height) {
+            if stored != (header.width, header.height) {
                 storedTarget = stored
                 request.thumbnailBox = stored
             }
@@ -82,7 +82,7 @@ extension CodersManager {
             image.pixels = try OrientationTransform.apply(image.orientation, to: image.pixels)
             image.orientation = .up
         }
-        return image
+        return (image, info)
     }
 
     /// Encodes pixels in `options.format`, first shrinking them to `options.maxPixelSize`.
