@@ -15,13 +15,8 @@
 set -eu
 rounds=${1:-5}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -n "${PREFIX:-}" ]; then
-  bin="$PREFIX/bin"
-  curl_plugin="$PREFIX/lib/webimage/plugins/libWebImageCurl.so"
-else
-  bin=$(cd "$root" && swift build -c release --show-bin-path)
-  curl_plugin="$bin/libWebImageCurl.so"
-fi
+. "$root/Tests/Benchmarks/release-paths.sh"
+curl_plugin="$plugins/libWebImageCurl.so"
 work=$(mktemp -d /tmp/webimage-fetch-bench.XXXXXX)
 nginx_pid=""
 cleanup() {

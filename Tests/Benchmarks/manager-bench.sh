@@ -22,15 +22,9 @@
 set -eu
 rounds=${1:-3}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -n "${PREFIX:-}" ]; then
-  webimage="$PREFIX/bin/webimage"
-  bench="$PREFIX/bin/webimage-bench"
-  libraries="$PREFIX/lib/webimage/plugins"
-else
-  libraries=$(cd "$root" && swift build -c release --show-bin-path)
-  webimage="$libraries/webimage"
-  bench="$libraries/webimage-bench"
-fi
+. "$root/Tests/Benchmarks/release-paths.sh"
+webimage="$bin/webimage"
+bench="$bin/webimage-bench"
 work=$(mktemp -d /tmp/webimage-manager-bench.XXXXXX)
 nginx_pid=""
 cleanup() {
@@ -41,7 +35,7 @@ trap cleanup EXIT INT TERM
 
 mkdir -p "$work/www/jpeg" "$work/plugins" "$work/logs" "$work/tmp"
 for manifest in curl memory disk jpeg png; do cp "$root/plugin-manifests/$manifest.json" "$work/plugins/"; done
-for library in Curl Memory Disk JPEG PNG; do ln -s "$libraries/libWebImage$library.so" "$work/plugins/"; done
+for library in Curl Memory Disk JPEG PNG; do ln -s "$plugins/libWebImage$library.so" "$work/plugins/"; done
 
 # 1,000 distinct 640x480 JPEGs (quality 85): one gradient pattern, rotated by a different
 # offset for each file.

@@ -22,13 +22,8 @@ set -eu
 rounds=${1:-5}
 images=${2:-4000}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -n "${PREFIX:-}" ]; then
-  bench="$PREFIX/bin/webimage-bench"
-  libraries="$PREFIX/lib/webimage/plugins"
-else
-  libraries=$(cd "$root" && swift build -c release --show-bin-path)
-  bench="$libraries/webimage-bench"
-fi
+. "$root/Tests/Benchmarks/release-paths.sh"
+bench="$bin/webimage-bench"
 work=$(mktemp -d /tmp/webimage-overhead-bench.XXXXXX)
 caches="$work/runs"
 [ -d /dev/shm ] && [ -w /dev/shm ] && caches=$(mktemp -d /dev/shm/webimage-overhead-bench.XXXXXX)
@@ -41,7 +36,7 @@ trap cleanup EXIT INT TERM
 
 mkdir -p "$work/www/png" "$work/plugins"
 for manifest in curl memory disk png; do cp "$root/plugin-manifests/$manifest.json" "$work/plugins/"; done
-for library in Curl Memory Disk PNG; do ln -s "$libraries/libWebImage$library.so" "$work/plugins/"; done
+for library in Curl Memory Disk PNG; do ln -s "$plugins/libWebImage$library.so" "$work/plugins/"; done
 
 # IMAGES distinct 1x1 RGB PNGs (the pixel's colour is the file's number).
 python3 - "$work/www/png" "$images" <<'PY'
