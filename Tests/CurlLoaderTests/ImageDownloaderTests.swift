@@ -59,7 +59,7 @@ extension CurlLoaderTests {
         @Test("a token kept after its download ended does not keep the body: the result holds it alone")
         func finishedDownloadKeepsNoBody() async throws {
             let downloader = downloader()
-            let token = Mutex<DownloadToken?>(nil)
+            let token = TrackedMutex<DownloadToken?>(nil)
             let outcome = await withCheckedContinuation { continuation in
                 let started = downloader.download(DownloadRequest(url: server.http + "/static/small.bin")) {
                     continuation.resume(returning: $0)

@@ -82,7 +82,7 @@ import WebImageTestSupport
         let manager = host(folder).makeCodersManager()
         let png = try Fixture.bytes("png/rgba8.png")
         // The first decode starts the worker, on a thread that ends right after it.
-        let first = Mutex<Int?>(nil)
+        let first = TrackedMutex<Int?>(nil)
         let thread = Thread { first.withLock { $0 = try? manager.decode(png).width } }
         thread.start()
         while first.withLock({ $0 }) == nil { usleep(1_000) }

@@ -135,7 +135,7 @@ struct TestRawCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// The address of the bytes each animation opened over caller-kept bytes read (the plugin ABI's path).
-    static let keptBytesOpened = Mutex<[Int]>([])
+    static let keptBytesOpened = TrackedMutex<[Int]>([])
 
     func openAnimation(reading bytes: UnsafeRawBufferPointer) throws -> any AnimatedImageSource {
         Self.keptBytesOpened.withLock { $0.append(Int(bitPattern: bytes.baseAddress)) }

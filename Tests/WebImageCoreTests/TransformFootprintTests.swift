@@ -118,8 +118,8 @@ import Testing
 
 /// How many jobs run at once, and the most that ever did.
 private final class Jobs: Sendable {
-    let running = Mutex(0)
-    let most = Mutex(0)
+    let running = TrackedMutex(0)
+    let most = TrackedMutex(0)
 
     func start() {
         let now = running.withLock {

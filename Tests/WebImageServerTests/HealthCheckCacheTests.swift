@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import WebImageCore
 
 @testable import WebImageServer
 
@@ -9,7 +10,7 @@ struct HealthCheckCacheTests {
     /// Counts the checks it runs; each answers with the next status of `statuses`.
     final class CountingCheck: Sendable {
         let statuses: [Int]
-        private let count = Mutex(0)
+        private let count = TrackedMutex(0)
 
         init(statuses: [Int]) { self.statuses = statuses }
 

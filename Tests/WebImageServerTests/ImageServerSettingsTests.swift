@@ -113,7 +113,7 @@ struct FormatNegotiationTests {
         let coders = PluginHost(
             searchPath: PluginSearchPath(directories: [plugins.path], trustedDirectories: [plugins.path])
         ).makeCodersManager()
-        let asked = Mutex(0)
+        let asked = TrackedMutex(0)
         func transparent(_ answer: Bool) -> Bool {
             asked.withLock { $0 += 1 }
             return answer

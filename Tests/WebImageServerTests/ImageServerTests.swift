@@ -464,7 +464,7 @@ struct ImageServerTests {
             let url = { @Sendable (n: Int) in
                 server.baseURL + "/insecure/plain/\(origin.http)/slow/photo.jpg%3Frate=100%26n=\(n)@png"
             }
-            let answers = Mutex<[Int: HTTPExchange]>([:])
+            let answers = TrackedMutex<[Int: HTTPExchange]>([:])
             let running = Thread { answers.withLock { $0[1] = try? HTTPExchange.send(url(1)) } }
             running.start()
             #expect(try Self.waitForMetric(server, "webimage_serve_processing", 1))
@@ -502,7 +502,7 @@ struct ImageServerTests {
             let origin = try Self.origin()
             let server = try ImageServerProcess(["--allow-unsigned", "--allow-private-sources"])
             let url = server.baseURL + "/insecure/plain/\(origin.http)/slow/photo.jpg%3Frate=250@png"
-            let answer = Mutex<HTTPExchange?>(nil)
+            let answer = TrackedMutex<HTTPExchange?>(nil)
             let request = Thread { answer.withLock { $0 = try? HTTPExchange.send(url) } }
             request.start()
             // The source takes 4 seconds to come.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WebImageCore
 import WebImageTestSupport
 
 #if canImport(Glibc)
@@ -171,7 +172,7 @@ struct RedisFleetTests {
             let script = "return redis.call('PTTL', redis.call('KEYS', 'lease:*')[1])"
             let ttl = Int(try redis.command(["EVAL", script, "0"]).dropFirst()) ?? 0
             #expect(ttl > 0 && ttl <= 5_000)
-            let answers = Mutex<[Int: HTTPExchange]>([:])
+            let answers = TrackedMutex<[Int: HTTPExchange]>([:])
             let followers = (1...2).map { index in
                 Thread {
                     let answer = try? HTTPExchange.send(fleet[index].baseURL + path, within: .seconds(60))

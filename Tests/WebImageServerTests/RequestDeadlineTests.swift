@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WebImageCore
 import WebImageTestSupport
 
 @testable import WebImageServer
@@ -64,7 +65,7 @@ struct RequestDeadlineTests {
 
     /// Work that waits until it is cancelled.
     final class WorkCancelled: Sendable {
-        private let state = Mutex<(cancelled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+        private let state = TrackedMutex<(cancelled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
         var isCancelled: Bool { state.withLock { $0.cancelled } }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import WebImageCore
 
 #if canImport(Glibc)
     import Glibc
@@ -200,5 +200,5 @@ public struct HTTPExchange: Sendable {
 
 /// What a child printed so far, shared with the pipes' reading handlers.
 private final class OutputBuffer: Sendable {
-    let text = Mutex<(standardOutput: String, standardError: String)>(("", ""))
+    let text = TrackedMutex<(standardOutput: String, standardError: String)>(("", ""))
 }

@@ -10,7 +10,7 @@ public final class PipelineCounters: Sendable {
     private let storeCount = Atomic<Int>(0)
     private let cacheQueryCount = Atomic<Int>(0)
     private let storeFailureCount = Atomic<Int>(0)
-    private let firstStoreError = Mutex<CacheError?>(nil)
+    private let firstStoreError = TrackedMutex<CacheError?>(nil)
     private let downloadedByteCount = Atomic<Int>(0)
 
     init() {}
