@@ -42,7 +42,7 @@ struct HostileInputCommandTests {
             timeLimit: .seconds(60))
         #expect(!result.timedOut, "\(arguments) was killed after 60 s")
         #expect(result.signal == nil, "\(arguments) ended by signal \(result.signal ?? 0)")
-        #expect(result.peakResidentBytes < Self.peakLimit, "\(arguments) peaked at \(result.peakResidentBytes) bytes")
+        result.expectPeak(below: Self.peakLimit, "\(arguments) ")
         return result
     }
 

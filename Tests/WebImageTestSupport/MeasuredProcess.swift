@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -127,4 +128,17 @@ public enum MeasuredProcess {
     /// True when this process runs under ThreadSanitizer (its runtime is loaded), as the
     /// tools the tests start then are too.
     public static let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+}
+
+extension MeasuredRun {
+    /// Expects the peak resident memory below `limit` bytes, `what` naming the run in the
+    /// failure. Not under ThreadSanitizer (`make tsan`), whose shadow memory adds a multiple of
+    /// every page the process touches: a 400 MB decode alone peaks at 1.27 GB there.
+    public func expectPeak(
+        below limit: Int, _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard !MeasuredProcess.isThreadSanitized else { return }
+        #expect(
+            peakResidentBytes < limit, "\(what)peaked at \(peakResidentBytes) bytes", sourceLocation: sourceLocation)
+    }
 }
