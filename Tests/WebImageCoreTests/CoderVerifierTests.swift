@@ -1,6 +1,7 @@
 import Testing
 import WebImageCoderVerifier
 import WebImageCore
+import WebImageTestSupport
 
 /// ``CoderVerifier`` passes a coder that keeps the contract and reports each deliberate breach.
 @Suite struct CoderVerifierTests {
@@ -36,7 +37,11 @@ import WebImageCore
             Self.rawFile(width: 5, height: 4, frames: 2),
             Self.rawFile(width: 61, height: 43, orientation: 6),
         ]
-        let report = CoderVerifier.verify(coder: TestRawCoder(), fixtures: fixtures)
+        // Every check must run: the verifier's default time limit (10 s) is scaled as the tests'
+        // other bounds are, since ThreadSanitizer slows the 52 checks past it.
+        var options = VerifierOptions()
+        options.timeLimit = HangBound.scaled(options.timeLimit)
+        let report = CoderVerifier.verify(coder: TestRawCoder(), fixtures: fixtures, options: options)
         #expect(report.failures == [])
         #expect(report.skipped == [])
         #expect(report.formats == ["wiraw"])
