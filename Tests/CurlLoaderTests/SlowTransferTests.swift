@@ -74,6 +74,34 @@ extension CurlLoaderTests {
             #expect((1..<MisbehavingServer.dripLength).contains(bytes))
         }
 
+        /// The downloader watches all its transfers with one task that runs only while there
+        /// are some: a drip started while another runs ends at its own deadline, not the
+        /// other's, and a drip started after the watch went idle is still ended.
+        @Test("one watch for every transfer: each drip ends at its own deadline, also after the watch was idle")
+        func oneWatchForEveryTransfer() async {
+            var configuration = ImageDownloaderConfiguration()
+            Limit.totalDeadline.configure(&configuration)
+            let downloader = ImageDownloader(
+                loaders: [LimitlessLoader(CurlLoaderFactory.loader)], configuration: configuration)
+            let timed = { @Sendable (url: String) async -> (error: ImageLoadingError?, elapsed: Duration) in
+                let start = ContinuousClock.now
+                let (_, error) = await HangBound.cancelling(after: .seconds(10)) { await Self.outcome(downloader, url) }
+                return (error, ContinuousClock.now - start)
+            }
+            async let first = timed(drips.base + "/drip1")
+            try? await Task.sleep(for: .milliseconds(700))
+            async let second = timed(drips.base + "/drip2")
+            let (firstOutcome, secondOutcome) = await (first, second)
+            #expect(firstOutcome.error == Limit.totalDeadline.error)
+            #expect(secondOutcome.error == Limit.totalDeadline.error)
+            #expect(secondOutcome.elapsed >= .seconds(2))  // its own deadline, not the first drip's
+            #expect(downloader.activeCount == 0)
+            try? await Task.sleep(for: .milliseconds(1500))  // past the watch's next wake: it found none and ended
+            let third = await timed(drips.base + "/drip3")
+            #expect(third.error == Limit.totalDeadline.error)
+            #expect(third.elapsed >= .seconds(2))
+        }
+
         @Test("the default limits reach the curl plugin: a drip ends with the plugin's or the downloader's same error")
         func defaultsOverTheCurlLoader() async {
             var configuration = ImageDownloaderConfiguration()

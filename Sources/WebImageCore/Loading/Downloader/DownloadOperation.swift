@@ -42,8 +42,8 @@ final class DownloadOperation: @unchecked Sendable {
     /// Body bytes this attempt received (saved bytes it resumes from not counted), for the
     /// low-speed limit.
     var receivedBytes: UInt64 = 0
-    /// This attempt's watch of the ``TransferLimits``, cancelled when the attempt finishes.
-    var limitsWatch: Task<Void, Never>?
+    /// This attempt's samples for the ``TransferLimits``, while the downloader watches it.
+    var limitsWatch: LimitsWatch?
 
     init(key: String, request: DownloadRequest, sequence: UInt64) {
         self.key = key

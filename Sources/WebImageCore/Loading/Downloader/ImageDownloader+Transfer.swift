@@ -223,8 +223,7 @@ extension ImageDownloader {
             guard operation.attempt == attempt, operation.phase == .running else { return (.ignore, nil) }
             let endedTask = operation.loadTask
             operation.loadTask = nil
-            operation.limitsWatch?.cancel()
-            operation.limitsWatch = nil
+            unwatch(operation, in: &state)
             var result: Result<DownloadResult, ImageLoadingError>
             switch outcome {
             case .success(let metrics):

@@ -9,6 +9,8 @@ public final class ImageDownloader: Sendable {
     /// The loaders, asked in order for the first that serves a URL's scheme.
     public let loaders: [any ImageLoader]
     let state: TrackedMutex<State>
+    /// The configuration's transfer limits, which the downloader watches itself.
+    let transferLimits: TransferLimits
 
     struct State {
         /// Operations waiting for a slot, in the order they start, by host.
@@ -23,11 +25,16 @@ public final class ImageDownloader: Sendable {
         var wakeScheduled = false
         /// Bytes of interrupted downloads by URL (see ``ResumableData``).
         var resumable: [String: ResumableData] = [:]
+        /// Running attempts whose ``TransferLimits`` are watched (``DownloadOperation/limitsWatch``).
+        var watched: [ObjectIdentifier: DownloadOperation] = [:]
+        /// True while the task that watches them runs.
+        var watcherRunning = false
     }
 
     public init(loaders: [any ImageLoader], configuration: ImageDownloaderConfiguration = .init()) {
         self.loaders = loaders
         self.configuration = configuration
+        self.transferLimits = TransferLimits(configuration)
         self.state = TrackedMutex(
             State(
                 queue: HostShareQueue(lastInFirstOut: configuration.executionOrder == .lifo),
