@@ -6,7 +6,7 @@ import WebImageCLISupport
 struct FetchPlan {
     struct Item {
         let url: String
-        let file: URL
+        let file: OutputFolder.File
     }
 
     let items: [Item]

@@ -50,8 +50,8 @@ struct FetchRun {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         switch result {
         case .success(let download):
-            let temporary =
-                item.file.deletingLastPathComponent().path + "/.\(item.file.lastPathComponent).part-\(processID)"
+            let temporary = OutputFolder.File(folder: item.file.folder, name: ".\(item.file.name).part-\(processID)")
+                .path
             do {
                 try FetchFile.write(download.data, to: temporary)
                 try FetchFile.move(temporary, toNew: item.file.path)

@@ -13,8 +13,22 @@ struct OutputFolder {
     /// The name of a URL without a usable last path segment (`http://h/`, `data:`): `index`.
     static let fallbackName = "index"
 
+    /// A file claimed in the folder: its name and the folder's path as the files' paths
+    /// start with it.
+    struct File: Sendable {
+        /// The folder as ``OutputFolder/filesPath`` gives it.
+        let folder: String
+        /// The file's name: no `/`, neither `.` nor `..`.
+        let name: String
+        /// The file's path: `folder/name`.
+        var path: String { folder.hasSuffix("/") ? folder + name : folder + "/" + name }
+    }
+
     /// The folder as given: the files' paths start with it.
     let path: String
+    /// The folder as the files' paths start with it: ``path`` made absolute against the
+    /// current folder (symbolic links kept), without a trailing `/`.
+    let filesPath: String
     /// The folder's real path (symbolic links resolved), which every file's real folder is.
     let realPath: String
     private var names = UniqueFileNames()
@@ -30,6 +44,7 @@ struct OutputFolder {
         else { throw CLIError("\(path) is not a folder") }
         defer { free(real) }
         self.path = path
+        filesPath = URL(fileURLWithPath: path, isDirectory: true).path
         realPath = String(cString: real)
     }
 
@@ -49,38 +64,58 @@ struct OutputFolder {
 
     /// The file for `url`: its ``fileName(for:)``, with `fileExtension` (without dot) when
     /// given and the name does not end in it already, made unique in the run and the folder.
+    /// Paths are joined as strings: Foundation's `URL` path operations cost more than the
+    /// download of a small file (`fetch` claims one file per URL).
     /// - Throws: ``CLIError`` if the file would not lie directly in the folder (never expected).
-    mutating func claim(for url: String, fileExtension: String? = nil) throws -> URL {
+    mutating func claim(for url: String, fileExtension: String? = nil) throws -> File {
         var name = Self.fileName(for: url)
-        if let fileExtension, (name as NSString).pathExtension.lowercased() != fileExtension.lowercased() {
+        if let fileExtension, Self.pathExtension(of: name).lowercased() != fileExtension.lowercased() {
             name += "." + fileExtension
         }
-        let folder = URL(fileURLWithPath: realPath, isDirectory: true)
-        // `isDirectory: false` throughout: without it, Foundation asks the file system.
+        let realFolder = realPath.hasSuffix("/") ? realPath : realPath + "/"
         let claimed = names.claim(
             name, suffixed: { Self.suffixed(name, $0) },
             isTaken: { candidate in
                 var status = stat()
-                return lstat(folder.appendingPathComponent(candidate, isDirectory: false).path, &status) == 0
+                return lstat(realFolder + candidate, &status) == 0
             })
-        // The name has no `/` and is neither `.` nor `..`: the file is directly in the folder.
-        guard
-            folder.appendingPathComponent(claimed, isDirectory: false).standardized.deletingLastPathComponent().path
-                == folder.path
-        else { throw CLIError("\(claimed) would leave \(path)") }
-        return URL(fileURLWithPath: path, isDirectory: true).appendingPathComponent(claimed, isDirectory: false)
+        // A name without `/` that is neither `.` nor `..` is a file directly in the folder.
+        guard !claimed.isEmpty, claimed != ".", claimed != "..", !claimed.utf8.contains(UInt8(ascii: "/")) else {
+            throw CLIError("\(claimed) would leave \(path)")
+        }
+        return File(folder: filesPath, name: claimed)
     }
 
     /// A safe file name from the URL's raw last path segment (query and fragment dropped;
     /// nothing percent-decoded): letters, digits, `.`, `_` and `-` kept, every other character
     /// (`%`, `/`, controls, spaces...) becomes `_`; cut to ``maximumNameBytes`` on a character
     /// boundary; ``fallbackName`` when nothing or only dots remain, or the URL has no path.
+    /// The URL is taken apart as UTF-8 bytes (its delimiters are ASCII).
     static func fileName(for url: String) -> String {
-        var path = Substring(url)
-        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
-        guard let scheme = path.range(of: "://") else { return fallbackName }  // data: and other opaque URLs
-        let components = path[scheme.upperBound...].split(separator: "/")
-        let last = components.count > 1 ? components.last! : ""
+        var path = url.utf8[...]
+        if let end = path.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            path = path[..<end]
+        }
+        let separator = "://".utf8
+        guard let scheme = path.indices.first(where: { path[$0...].starts(with: separator) }) else {
+            return fallbackName  // data: and other opaque URLs
+        }
+        let components = path[path.index(scheme, offsetBy: 3)...].split(separator: UInt8(ascii: "/"))
+        let last = Substring(components.count > 1 ? components.last! : path[path.endIndex...])
+        if last.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
+            // ASCII, the usual case: the same rule byte by byte, without Unicode properties
+            // (CR is left to the loop below: CR LF is one character, one `_`).
+            let bytes = last.utf8.prefix(maximumNameBytes).map { byte -> UInt8 in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    byte
+                default: UInt8(ascii: "_")
+                }
+            }
+            let name = String(decoding: bytes, as: UTF8.self)
+            return bytes.isEmpty || bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) ? fallbackName : name
+        }
         var name = ""
         for character in last {
             let kept = character.isLetter || character.isNumber || "._-".contains(character)
@@ -94,8 +129,16 @@ struct OutputFolder {
 
     /// `name` with `-suffix` before its extension (`photo.png` → `photo-2.png`).
     private static func suffixed(_ name: String, _ suffix: Int) -> String {
-        let stem = (name as NSString).deletingPathExtension
-        let pathExtension = (name as NSString).pathExtension
+        let pathExtension = Self.pathExtension(of: name)
+        let stem = pathExtension.isEmpty ? name : String(name.dropLast(pathExtension.count + 1))
         return pathExtension.isEmpty || stem.isEmpty ? "\(name)-\(suffix)" : "\(stem)-\(suffix).\(pathExtension)"
+    }
+
+    /// The extension of a file name (no `/`), as `NSString.pathExtension` gives it: what
+    /// follows the last `.` unless that `.` starts the name: `png` for `photo.png`, "" for
+    /// `photo`, `.hidden` and `photo.`.
+    static func pathExtension(of name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
     }
 }
