@@ -32,7 +32,7 @@ struct HostShareQueue<Element> {
     static func host(of url: String) -> String {
         let bytes = url.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return "" }
-        let scheme = Substring(bytes[..<colon]).lowercased()
+        let scheme = String(lowercasing: bytes[..<colon])
         let rest = bytes[bytes.index(after: colon)...]
         guard rest.starts(with: "//".utf8) else { return scheme + ":" }
         let authority = rest.dropFirst(2).prefix {
@@ -40,7 +40,7 @@ struct HostShareQueue<Element> {
         }
         let hostAndPort =
             authority.lastIndex(of: UInt8(ascii: "@")).map { authority[authority.index(after: $0)...] } ?? authority
-        return scheme + "://" + Substring(hostAndPort).lowercased()
+        return scheme + "://" + String(lowercasing: hostAndPort)
     }
 
     /// Jobs waiting.

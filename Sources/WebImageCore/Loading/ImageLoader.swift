@@ -23,8 +23,8 @@ public protocol LoadTask: AnyObject, Sendable {
 extension ImageLoader {
     /// True when this loader serves the scheme of `url`.
     public func serves(_ url: String) -> Bool {
-        guard let colon = url.firstIndex(of: ":") else { return false }
-        return schemes.contains(url[..<colon].lowercased())
+        guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        return schemes.contains(String(lowercasing: url.utf8[..<colon]))
     }
 
     /// The transfer's events as an async sequence: `.response`, `.data`..., then the
