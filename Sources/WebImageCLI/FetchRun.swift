@@ -6,10 +6,11 @@ import WebImageCore
 /// folder and is renamed when complete; `bar`, when there is one, counts the files (its
 /// bytes come from the downloader's loaders).
 ///
-/// A download is handed to the downloader only while fewer than twice its
-/// ``ImageDownloaderConfiguration/maxConcurrentDownloads`` bodies are in flight or waiting to
-/// be written, so when the disk is slower than the network the bodies wait on the server,
-/// not in memory (handing all of them over at once held up to 470 bodies, 123 MB, for 1,000 files).
+/// At most twice the downloader's ``ImageDownloaderConfiguration/maxConcurrentDownloads``
+/// downloads are handed over at first, and each written file hands over the next, so when
+/// the disk is slower than the network the bodies wait on the server, not in memory (handing
+/// all of them over at once held up to 470 bodies, 123 MB, for 1,000 files). The writer that
+/// finished a file hands over the next itself: no thread is woken for it.
 struct FetchRun {
     let plan: FetchPlan
     let downloader: ImageDownloader
@@ -17,12 +18,19 @@ struct FetchRun {
 
     /// Downloads everything and returns one report per URL, in the plan's order.
     func run() -> [FetchReport] {
-        let reports = TrackedMutex<[Int: FetchReport]>([:])
+        let reports = TrackedMutex<[FetchReport?]>(Array(repeating: nil, count: plan.items.count))
+        let nextIndex = TrackedMutex(0)
         let group = DispatchGroup()
         let writers = DispatchQueue(label: "webimage.fetch.write", attributes: .concurrent)
-        let slots = DispatchSemaphore(value: 2 * downloader.configuration.maxConcurrentDownloads)
-        for (index, item) in plan.items.enumerated() {
-            slots.wait()
+        let (plan, downloader, bar) = (plan, downloader, bar)
+        @Sendable func startNext() {
+            let next = nextIndex.withLock { next -> Int? in
+                guard next < plan.items.count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+            guard let index = next else { return }
+            let item = plan.items[index]
             group.enter()
             let started = ContinuousClock.now
             downloader.download(DownloadRequest(url: item.url)) { result in
@@ -31,14 +39,15 @@ struct FetchRun {
                     let report = Self.finish(item, result, elapsed: ContinuousClock.now - started)
                     reports.withLock { $0[index] = report }
                     bar?.itemEnded(failed: report.error != nil)
-                    slots.signal()
+                    startNext()
                     group.leave()
                 }
             }
         }
+        for _ in 0..<(2 * downloader.configuration.maxConcurrentDownloads) { startNext() }
         group.wait()
         bar?.finish()
-        return reports.withLock { all in plan.items.indices.map { all[$0]! } }
+        return reports.withLock { $0.map { $0! } }
     }
 
     /// This process's ID, in the temporary files' names.
