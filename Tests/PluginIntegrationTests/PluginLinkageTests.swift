@@ -41,6 +41,21 @@ import WebImageTestSupport
         #expect(dlsym(handle, "webimage_plugin_entry") != nil)
     }
 
+    /// Every bundled library exports one C symbol, its entry: the shims' functions are hidden
+    /// (their headers' `#pragma GCC visibility`), so nothing outside the library binds to them
+    /// (a test executable that links the same shim, another plugin with a like-named function).
+    @Test(arguments: cTableLibraries + coderLibraries.map { "libWebImage\($0).so" })
+    func onlyTheEntryIsExportedFromC(library: String) async throws {
+        let path = try BuildProducts.library(library).path
+        let listing = try await onOwnThread {
+            try ChildProcess.output(of: "/usr/bin/nm", ["-D", "-j", "--defined-only", path])
+        }
+        // Swift symbols start with `$s`; the toolchain's own (`_init`, `__bss_start`...) with `_`.
+        let cSymbols = String(decoding: listing, as: UTF8.self).split(separator: "\n")
+            .filter { !$0.hasPrefix("$s") && !$0.hasPrefix("_") }
+        #expect(cSymbols == ["webimage_plugin_entry"])
+    }
+
     /// The modules of the Swift symbols (`$s<length><module>...`) in the dynamic symbol table
     /// of the library at `path`, as `nm -D` lists them with `options`.
     static func swiftModules(in path: String, _ options: [String]) throws -> Set<String> {

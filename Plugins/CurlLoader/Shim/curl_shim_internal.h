@@ -7,6 +7,9 @@
 
 #include "curl_shim.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** One response header kept as "name\0value\0" in one allocation. */
 typedef struct curl_shim_header {
     char *_Nonnull name;
@@ -164,5 +167,7 @@ CURLcode curl_shim_destination_prepare(webimage_load_task *_Nonnull task);
 /** Serves a `file:` URL on the I/O thread (regular files only, when the request's
  * destination flags allow `file:`): on_response, on_data, on_complete. */
 void curl_shim_serve_file_url(webimage_load_task *_Nonnull task);
+
+#pragma GCC visibility pop
 
 #endif /* CURL_SHIM_INTERNAL_H */

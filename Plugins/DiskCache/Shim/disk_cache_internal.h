@@ -11,6 +11,9 @@
 #include "disk_cache_shim.h"
 #include "disk_cache_verified.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** What an entry's age is measured from (SDWebImage's expireType). */
 enum disk_cache_expire_type { DISK_CACHE_EXPIRE_ACCESS, DISK_CACHE_EXPIRE_MODIFICATION, DISK_CACHE_EXPIRE_CREATION };
 
@@ -101,5 +104,7 @@ webimage_status disk_cache_write_entry(disk_cache *cache, const char *name, cons
 char *disk_cache_entry_key(int directory_fd, const char *name, size_t *length);
 webimage_status disk_cache_read_entry(disk_cache *cache, int directory_fd, bool writable, const char *name,
                                       webimage_buffer *data, webimage_buffer *extended, webimage_error *error);
+
+#pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,9 @@
 
 #include "gif_shim.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** Where a frame's bytes are and how it is drawn. */
 typedef struct gif_frame_record {
     /** Offset of the image descriptor's 0x2C byte. */
@@ -153,5 +156,7 @@ int gif_shim_put_loop_extension(GifFileType *gif, uint32_t loop_count);
 /** Quantises `frame` into `planes` and `colors` and writes it (control block, descriptor, lines). */
 webimage_status gif_shim_put_frame(GifFileType *gif, const gif_shim_frame *frame, uint32_t width, uint32_t height,
                                    gif_shim_planes planes, ColorMapObject *colors, webimage_error *error);
+
+#pragma GCC visibility pop
 
 #endif

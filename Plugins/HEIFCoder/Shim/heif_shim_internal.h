@@ -8,6 +8,9 @@
 
 #include <libheif/heif.h>
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** How a message about a file that is not in the HEIF family starts. */
 #define HEIF_SHIM_NOT_HEIF_WORDING "not a HEIF file: "
 
@@ -144,5 +147,7 @@ void heif_shim_end_rgb_pictures(void);
  * `*has_colr` and the 'colr' box's matrix and range.
  */
 int heif_shim_rgb_pictures_wanted(int *_Nonnull has_colr, uint16_t *_Nonnull matrix, int *_Nonnull full_range);
+
+#pragma GCC visibility pop
 
 #endif

@@ -10,6 +10,9 @@
 
 #include "jpeg_shim.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** An error manager that longjmps to `jump` and remembers why. */
 typedef struct jpeg_shim_error_manager {
     struct jpeg_error_mgr base;
@@ -75,5 +78,7 @@ typedef enum jpeg_shim_scans_result {
  */
 jpeg_shim_scans_result jpeg_shim_read_needed_scans(j_decompress_ptr info, uint8_t *pixels, size_t stride,
                                                    uint64_t deadline_ns, const int *hit_end_of_data);
+
+#pragma GCC visibility pop
 
 #endif

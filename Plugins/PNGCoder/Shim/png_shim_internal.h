@@ -6,6 +6,9 @@
 
 #include "png_shim.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** Size of the message buffer every libpng session keeps for its error callback. */
 #define PNG_SHIM_MESSAGE_SIZE 256
 
@@ -61,5 +64,7 @@ png_structp png_shim_reader_png(png_shim_reader *reader);
 png_infop png_shim_reader_info(png_shim_reader *reader);
 png_shim_session *png_shim_reader_session(png_shim_reader *reader);
 const png_shim_header *png_shim_reader_header(const png_shim_reader *reader);
+
+#pragma GCC visibility pop
 
 #endif

@@ -9,6 +9,9 @@
 
 #include "redis_cache_shim.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** The parsed configuration. */
 typedef struct redis_cache_config {
     char *host;
@@ -84,5 +87,7 @@ void redis_cache_frame_write(char *frame, const uint8_t *bytes, size_t size, con
                              size_t extended_size);
 /** Checks `value` (header fields, lengths, checksum) and, when sound, points `frame` at its parts. */
 redis_cache_frame_check redis_cache_frame_read(const char *value, size_t length, redis_cache_frame *frame);
+
+#pragma GCC visibility pop
 
 #endif

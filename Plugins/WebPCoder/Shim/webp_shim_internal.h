@@ -7,6 +7,9 @@
 
 #include "webp_shim.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** Bytes per RGBA8 pixel. */
 #define WEBP_SHIM_CHANNELS 4
 
@@ -27,5 +30,7 @@ webimage_status webp_shim_open_demux(const uint8_t *bytes, size_t size, WebPDemu
 
 /** Decodes one frame's bitstream into `target` (frame size RGBA8, rows `stride` bytes apart). */
 VP8StatusCode webp_shim_decode_frame(const WebPIterator *frame, uint8_t *target, size_t stride);
+
+#pragma GCC visibility pop
 
 #endif

@@ -11,6 +11,10 @@
 
 #include "webimage_plugin.h"
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,5 +46,7 @@ uint64_t disk_cache_checksums_on_this_thread(void);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* WEBIMAGE_DISK_CACHE_SHIM_H */

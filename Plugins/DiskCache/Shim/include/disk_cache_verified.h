@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -50,5 +54,7 @@ void disk_cache_verified_insert(disk_cache_verified *_Nullable verified, const c
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* WEBIMAGE_DISK_CACHE_VERIFIED_H */

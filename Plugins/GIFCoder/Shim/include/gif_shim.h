@@ -15,6 +15,10 @@
 #include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -105,5 +109,7 @@ void gif_shim_encoder_destroy(gif_shim_encoder *_Nullable encoder);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif

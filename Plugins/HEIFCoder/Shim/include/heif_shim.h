@@ -17,6 +17,10 @@
 #include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -111,5 +115,7 @@ webimage_status heif_shim_encode(const void *_Nonnull pixels, uint32_t width, ui
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,9 @@
 
 #include "jpeg_dc_internal.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /** Reads bits most significant first; `buffer` holds `count` valid bits at its top. */
 typedef struct bit_reader {
     const uint8_t *start;
@@ -82,5 +85,7 @@ static inline int decode_symbol(bit_reader *reader, const jpeg_dc_huffman *table
     }
     return decode_long_code(reader, table, symbol);
 }
+
+#pragma GCC visibility pop
 
 #endif

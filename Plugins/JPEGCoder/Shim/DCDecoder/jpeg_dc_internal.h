@@ -18,6 +18,9 @@
 
 #include "../jpeg_shim_internal.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 #if defined(__clang__)
 #pragma clang assume_nonnull begin
 #endif
@@ -309,5 +312,7 @@ int jpeg_dc_decode_progressive(j_decompress_ptr info, const jpeg_dc_plan *plan, 
 #if defined(__clang__)
 #pragma clang assume_nonnull end
 #endif
+
+#pragma GCC visibility pop
 
 #endif

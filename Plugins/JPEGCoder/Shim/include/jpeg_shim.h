@@ -14,6 +14,10 @@
 #include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -135,5 +139,7 @@ webimage_status jpeg_shim_encode(const void *_Nonnull pixels, uint32_t width, ui
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif

@@ -9,6 +9,10 @@
 
 #include "webimage_plugin.h"
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,5 +32,7 @@ uint64_t memory_cache_available_memory(void);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* WEBIMAGE_MEMORY_CACHE_SHIM_H */

@@ -10,6 +10,9 @@
 
 #include "../png_shim_internal.h"
 
+/* Hidden, as the public header's declarations are. */
+#pragma GCC visibility push(hidden)
+
 /**
  * Decodes a non-interlaced PNG whose header libpng has just read (png_read_info, nothing
  * after it) into `pixels` (rows `stride` bytes apart, RGBA16 native endian when
@@ -56,5 +59,7 @@ typedef struct png_shim_row_format {
 
 /** Expands one unfiltered row in `format` to `format->width` RGBA8 or RGBA16 pixels at `out`. */
 void png_shim_expand_row(const png_shim_row_format *format, const uint8_t *in, uint8_t *out);
+
+#pragma GCC visibility pop
 
 #endif

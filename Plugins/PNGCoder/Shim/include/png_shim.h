@@ -14,6 +14,10 @@
 #include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -149,5 +153,7 @@ uint32_t png_shim_crc32(uint32_t crc, const uint8_t *_Nonnull bytes, size_t size
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif

@@ -7,6 +7,10 @@
 
 #include "webimage_plugin.h"
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -17,5 +21,7 @@ const webimage_disk_cache *_Nonnull redis_cache_table(const webimage_host *_Nonn
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* WEBIMAGE_REDIS_CACHE_SHIM_H */

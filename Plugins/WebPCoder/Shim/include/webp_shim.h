@@ -15,6 +15,10 @@
 #include "webimage_output_buffer.h"
 #include "webimage_plugin.h"
 
+/* Every function declared here is hidden: the plugin library exports only
+ * webimage_plugin_entry, so no other library or executable binds to these. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -189,5 +193,7 @@ void webp_shim_free(void *_Nullable pointer);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif
