@@ -7,6 +7,8 @@
 #
 #   sh Tests/Benchmarks/fetch-bench.sh [ROUNDS]                 (default 5 rounds)
 #   PREFIX=/opt/webimage sh Tests/Benchmarks/fetch-bench.sh 5   (an installed webimage)
+#   BASELINE=/opt/webimage-old sh Tests/Benchmarks/fetch-bench.sh 5
+#       (also an earlier install, interleaved in the same rounds: before and after in one run)
 #
 # Needs a release build (`swift build -c release --product webimage` and `--product
 # WebImageCurl`) or, with PREFIX, a `make install PREFIX=...`; nginx, curl, openssl and
@@ -28,6 +30,11 @@ trap cleanup EXIT INT TERM
 mkdir -p "$work/www/mixed" "$work/www/tiny" "$work/plugins" "$work/logs" "$work/tmp"
 cp "$root/plugin-manifests/curl.json" "$work/plugins/"
 ln -s "$curl_plugin" "$work/plugins/libWebImageCurl.so"
+if [ -n "${BASELINE:-}" ]; then
+  mkdir "$work/baseline-plugins"
+  cp "$BASELINE/lib/webimage/plugins/curl.json" "$work/baseline-plugins/"
+  ln -s "$BASELINE/lib/webimage/plugins/libWebImageCurl.so" "$work/baseline-plugins/"
+fi
 
 # 1,000 files of 20 KB to 500 KB (sizes from a fixed seed) and 1,000 files of 1 byte.
 python3 - "$work/www" <<'PY'
@@ -72,6 +79,7 @@ bench() { # bench LABEL SET BASE CURL_FLAGS WEBIMAGE_FLAGS
   : > "$work/urls"
   for i in $(seq -f %04g 0 999); do echo "$base/$set_name/$i.bin" >> "$work/urls"; done
   curl_wall=999999; curl_cpu=999999; curl_rss=999999999; webimage_wall=999999; webimage_cpu=999999; webimage_rss=999999999
+  baseline_wall=999999; baseline_cpu=999999; baseline_rss=999999999
   for _ in $(seq "$rounds"); do
     # shellcheck disable=SC2086
     set -- $(run curl -s --parallel --parallel-max 6 $curl_flags --output-dir "$work/out" --remote-name-all $(cat "$work/urls"))
@@ -80,11 +88,21 @@ bench() { # bench LABEL SET BASE CURL_FLAGS WEBIMAGE_FLAGS
     set -- $(run "$bin/webimage" fetch --plugin-path "$work/plugins" --parallel 6 $webimage_flags --from "$work/urls" -o "$work/out")
     [ "$(ls "$work/out" | wc -l)" = 1000 ] || { echo "webimage wrote $(ls "$work/out" | wc -l) files" >&2; exit 1; }
     webimage_wall=$(min "$1" "$webimage_wall"); webimage_cpu=$(min "$2" "$webimage_cpu"); webimage_rss=$(min "$3" "$webimage_rss")
+    if [ -n "${BASELINE:-}" ]; then
+      # shellcheck disable=SC2086
+      set -- $(run "$BASELINE/bin/webimage" fetch --plugin-path "$work/baseline-plugins" --parallel 6 $webimage_flags --from "$work/urls" -o "$work/out")
+      baseline_wall=$(min "$1" "$baseline_wall"); baseline_cpu=$(min "$2" "$baseline_cpu"); baseline_rss=$(min "$3" "$baseline_rss")
+    fi
   done
   printf '%-26s wall curl %6.3f s, webimage %6.3f s, throughput webimage/curl %.2f | CPU %.2f s, %.2f s, %.2fx | peak RSS %d MiB, %d MiB, %.2fx\n' \
     "$label" "$curl_wall" "$webimage_wall" "$(echo "$curl_wall / $webimage_wall" | bc -l)" \
     "$curl_cpu" "$webimage_cpu" "$(echo "$webimage_cpu / $curl_cpu" | bc -l)" \
     "$((curl_rss / 1024))" "$((webimage_rss / 1024))" "$(echo "$webimage_rss / $curl_rss" | bc -l)"
+  if [ -n "${BASELINE:-}" ]; then
+    printf '%-26s baseline: wall %6.3f s, throughput baseline/curl %.2f | CPU %.2f s, %.2fx | peak RSS %d MiB\n' \
+      "" "$baseline_wall" "$(echo "$curl_wall / $baseline_wall" | bc -l)" "$baseline_cpu" \
+      "$(echo "$baseline_cpu / $curl_cpu" | bc -l)" "$((baseline_rss / 1024))"
+  fi
 }
 
 echo "1,000 files, $total bytes (20-500 KB) or 1 byte each, min of $rounds rounds, interleaved; load average $(cut -d' ' -f1-3 /proc/loadavg):"
