@@ -94,6 +94,31 @@ extension CurlLoaderTests {
             #expect(server.requests(matching: "/slow/slow.bin", atLeast: 1).count == 1)
         }
 
+        /// The curl plugin's bytes go straight into the body; chunks are made only for callers
+        /// that asked for them. A caller of chunks and a caller of the whole body share one
+        /// transfer of 1 MB (many pieces): the chunks add up to the file, and both get it whole.
+        @Test("a body in many pieces: the chunks of one caller and the whole body of another are the file")
+        func chunksAndWholeBodyOfOneTransfer() async throws {
+            let downloader = downloader()
+            let url = server.http + "/static/large.bin"
+            let chunks = TrackedMutex<[[UInt8]]>([])
+            let streamed = Completions()
+            let whole = Completions()
+            downloader.download(
+                DownloadRequest(url: url),
+                events: { event in
+                    if case .data(let chunk) = event { chunks.withLock { $0.append(chunk) } }
+                }, completion: streamed.record)
+            downloader.download(DownloadRequest(url: url), completion: whole.record)
+            let file = try #require(server.files["large.bin"])
+            #expect(try #require(await streamed.nextResult(seconds: 10 * HangBound.scale)).get().data == file)
+            #expect(try #require(await whole.nextResult(seconds: 10 * HangBound.scale)).get().data == file)
+            let received = chunks.withLock { $0 }
+            #expect(received.count > 1)
+            #expect(received.flatMap { $0 } == file)
+            #expect(server.requests(matching: "/static/large.bin", atLeast: 1).count == 1)
+        }
+
         @Test func cancellingOneCallerLeavesTheOthersAndTheLastCancelStopsTheTransfer() async throws {
             let downloader = downloader()
             let url = server.http + "/slow/medium.bin"  // 10 seconds at nginx's limit_rate

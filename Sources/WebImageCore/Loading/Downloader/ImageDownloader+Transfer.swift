@@ -96,7 +96,18 @@ extension ImageDownloader {
                 throw ImageLoadingError(
                     .invalidURL, "no loader serves the scheme of '\(URLText.abbreviated(request.url))'")
             }
-            let task = try loader.start(request) { [self] event in handle(event, of: operation, attempt: attempt) }
+            let handler: @Sendable (LoadEvent) -> Void = { [self] event in
+                handle(event, of: operation, attempt: attempt)
+            }
+            let task: any LoadTask
+            if let plugin = loader as? PluginLoader {
+                // A plugin's bytes go straight into the body (see `receiveBody`).
+                task = try plugin.start(request, handler: handler) { [self] bytes in
+                    receiveBody(bytes, chunk: nil, of: operation, attempt: attempt)
+                }
+            } else {
+                task = try loader.start(request, handler: handler)
+            }
             let cancelNow = state.withLock { _ -> Bool in
                 guard operation.attempt == attempt else { return false }
                 operation.loadTask = task
@@ -135,51 +146,65 @@ extension ImageDownloader {
             task?.cancel()
             if let delivered { for subscriber in subscribers { subscriber.events?(.response(delivered)) } }
         case .data(let chunk):
-            let (subscribers, progress, task) = state.withLock {
-                _ -> ([DownloadOperation.Subscriber], DownloadProgress?, (any LoadTask)?) in
-                guard operation.attempt == attempt, operation.failure == nil else { return ([], nil, nil) }
-                operation.receivedBytes += UInt64(chunk.count)
-                if UInt64(operation.body.count + chunk.count) > configuration.maxResponseSize {
-                    operation.failure = ImageLoadingError(
-                        .tooLarge, "the body exceeds the limit of \(configuration.maxResponseSize) bytes",
-                        statusCode: operation.response?.statusCode, headers: operation.response?.headers)
-                    return ([], nil, operation.loadTask)
-                }
-                if operation.body.isEmpty {
-                    let expected =
-                        operation.response?.expectedContentLength.map {
-                            Int(clamping: min($0, configuration.maxResponseSize))
-                        } ?? 0
-                    if chunk.count >= expected {
-                        // The whole body in one chunk (a loader that gathers small bodies): kept
-                        // as it is, without a copy.
-                        operation.body = chunk
-                    } else {
-                        operation.body.reserveCapacity(expected)  // one allocation for the whole body
-                        operation.body += chunk
-                    }
-                } else {
-                    operation.body += chunk
-                }
-                let now = ContinuousClock.now
-                var progress: DownloadProgress?
-                if operation.lastProgress.map({ now - $0 >= configuration.minimumProgressInterval }) ?? true {
-                    operation.lastProgress = now
-                    progress = operation.progress
-                }
-                return (Array(operation.subscribers.values), progress, nil)
-            }
-            task?.cancel()
-            for subscriber in subscribers {
-                subscriber.events?(.data(chunk))
-                if let progress { subscriber.progress?(progress) }
-            }
+            chunk.withUnsafeBytes { receiveBody($0, chunk: chunk, of: operation, attempt: attempt) }
         case .completed(let result):
             let outcome: Result<LoadMetrics, ImageLoadingError> = state.withLock { _ in
                 if let failure = operation.failure { return .failure(failure) }
                 return result
             }
             finish(operation, attempt: attempt, with: outcome)
+        }
+    }
+
+    /// Appends a piece of the body (`bytes`; `chunk` when it came as a `.data` array) and
+    /// passes it on to the callers that asked for chunks, with progress. A piece a plugin gave
+    /// in place (`chunk` nil) is copied once, into the body, and into a chunk only when a
+    /// caller asked for chunks.
+    private func receiveBody(
+        _ bytes: UnsafeRawBufferPointer, chunk: [UInt8]?, of operation: DownloadOperation, attempt: Int
+    ) {
+        let (subscribers, progress, task) = state.withLock {
+            _ -> ([DownloadOperation.Subscriber], DownloadProgress?, (any LoadTask)?) in
+            guard operation.attempt == attempt, operation.failure == nil else { return ([], nil, nil) }
+            operation.receivedBytes += UInt64(bytes.count)
+            if UInt64(operation.body.count + bytes.count) > configuration.maxResponseSize {
+                operation.failure = ImageLoadingError(
+                    .tooLarge, "the body exceeds the limit of \(configuration.maxResponseSize) bytes",
+                    statusCode: operation.response?.statusCode, headers: operation.response?.headers)
+                return ([], nil, operation.loadTask)
+            }
+            if operation.body.isEmpty {
+                let expected =
+                    operation.response?.expectedContentLength.map {
+                        Int(clamping: min($0, configuration.maxResponseSize))
+                    } ?? 0
+                if let chunk, chunk.count >= expected {
+                    // The whole body in one chunk (a loader that gathers small bodies): kept
+                    // as it is, without a copy.
+                    operation.body = chunk
+                } else {
+                    operation.body.reserveCapacity(max(expected, bytes.count))  // one allocation for the whole body
+                    operation.body.append(contentsOf: bytes)
+                }
+            } else {
+                operation.body.append(contentsOf: bytes)
+            }
+            let now = ContinuousClock.now
+            var progress: DownloadProgress?
+            if operation.lastProgress.map({ now - $0 >= configuration.minimumProgressInterval }) ?? true {
+                operation.lastProgress = now
+                progress = operation.progress
+            }
+            return (Array(operation.subscribers.values), progress, nil)
+        }
+        task?.cancel()
+        var delivered = chunk
+        for subscriber in subscribers {
+            if let events = subscriber.events {
+                if delivered == nil { delivered = Array(bytes) }
+                events(.data(delivered!))
+            }
+            if let progress { subscriber.progress?(progress) }
         }
     }
 

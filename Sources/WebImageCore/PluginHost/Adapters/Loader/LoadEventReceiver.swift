@@ -4,9 +4,12 @@ import CWebImagePlugin
 /// for the plugin at start, released by the completion callback.
 final class LoadEventReceiver: Sendable {
     let handler: @Sendable (LoadEvent) -> Void
+    /// Takes the body's bytes in place of `.data` events, when set.
+    let bodyBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
 
-    init(handler: @escaping @Sendable (LoadEvent) -> Void) {
+    init(handler: @escaping @Sendable (LoadEvent) -> Void, bodyBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?) {
         self.handler = handler
+        self.bodyBytes = bodyBytes
     }
 
     static func receiver(_ context: UnsafeMutableRawPointer?) -> LoadEventReceiver {
@@ -31,7 +34,12 @@ final class LoadEventReceiver: Sendable {
 
     static let onData: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>, Int) -> Void = {
         context, bytes, size in
-        receiver(context).handler(.data(Array(UnsafeBufferPointer(start: bytes, count: size))))
+        let receiver = receiver(context)
+        if let bodyBytes = receiver.bodyBytes {
+            bodyBytes(UnsafeRawBufferPointer(start: bytes, count: size))
+        } else {
+            receiver.handler(.data(Array(UnsafeBufferPointer(start: bytes, count: size))))
+        }
     }
 
     static let onComplete: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<webimage_load_completion>) -> Void =

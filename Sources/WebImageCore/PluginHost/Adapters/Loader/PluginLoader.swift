@@ -27,11 +27,22 @@ public final class PluginLoader: ImageLoader, @unchecked Sendable {
     public func start(_ request: LoadRequest, handler: @escaping @Sendable (LoadEvent) -> Void)
         throws(ImageLoadingError) -> any LoadTask
     {
+        try start(request, handler: handler, bodyBytes: nil)
+    }
+
+    /// ``start(_:handler:)``, with the body's bytes given to `bodyBytes` where the plugin
+    /// holds them, instead of as `.data` arrays: the ``ImageDownloader`` appends them to the
+    /// body itself and makes a chunk only for callers that asked for chunks, which saves a
+    /// copy of every body. The bytes are valid only during the call.
+    func start(
+        _ request: LoadRequest, handler: @escaping @Sendable (LoadEvent) -> Void,
+        bodyBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+    ) throws(ImageLoadingError) -> any LoadTask {
         guard serves(request.url) else {
             throw ImageLoadingError(
                 .invalidURL, "the \(pluginName) loader serves no scheme of '\(URLText.abbreviated(request.url))'")
         }
-        let receiver = LoadEventReceiver(handler: handler)
+        let receiver = LoadEventReceiver(handler: handler, bodyBytes: bodyBytes)
         let context = Unmanaged.passRetained(receiver).toOpaque()
         var callbacks = webimage_load_callbacks(
             struct_size: UInt32(MemoryLayout<webimage_load_callbacks>.size), reserved: 0, context: context,
