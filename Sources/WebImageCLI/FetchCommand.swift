@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WebImageCLISupport
 import WebImageCore
+import WebImageServer
 
 /// `webimage fetch URL...`: downloads through the loader plugins with ``ImageDownloader``,
 /// writing each body to a folder (through a temporary name renamed when complete, so a
@@ -47,6 +48,9 @@ struct FetchCommand: PluginHostCommand {
     }
 
     func run() throws {
+        // One body is allocated and freed per file: keep their pages (LargeBlockMemoryPolicy).
+        LargeBlockMemoryPolicy.holdMmapThreshold()
+        LargeBlockMemoryPolicy.holdTrimThreshold()
         let list = try URLList.urls(arguments: urls, listFile: listFile)
         guard !list.isEmpty else { throw CLIError("no URL to fetch") }
         let host = pluginOptions.makeHost()

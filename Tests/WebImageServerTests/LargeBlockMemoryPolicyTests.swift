@@ -34,4 +34,21 @@ struct LargeBlockMemoryPolicyTests {
             try #require(!Self.isMapped(small))
         }
     }
+
+    /// In a process of its own, as above. The trim threshold is not observable from here
+    /// (glibc has no getter, and whether a heap top is trimmed depends on the heap's layout), so
+    /// the test holds it as the user's environment allows: a `MALLOC_TRIM_THRESHOLD_` variable
+    /// wins and nothing is set; without one, glibc accepts the value. The effect is measured in
+    /// docs/performance.md (page faults of `webimage fetch`).
+    @Test(
+        "the trim threshold is held unless MALLOC_TRIM_THRESHOLD_ is set",
+        .enabled(if: !MeasuredProcess.isThreadSanitized, "ThreadSanitizer's allocator replaces glibc's malloc"))
+    func trimThresholdYieldsToTheEnvironment() async {
+        await #expect(processExitsWith: .success) {
+            setenv("MALLOC_TRIM_THRESHOLD_", "131072", 1)
+            try #require(!LargeBlockMemoryPolicy.holdTrimThreshold())
+            unsetenv("MALLOC_TRIM_THRESHOLD_")
+            try #require(LargeBlockMemoryPolicy.holdTrimThreshold())
+        }
+    }
 }
