@@ -80,7 +80,7 @@ struct LimitsWatch {
 /// around each transfer, cost more CPU than the transfer of a small file.)
 extension ImageDownloader {
     /// Watches attempt `attempt` of `operation` until it ends, failing it with the limit it
-    /// breaks first; ``unwatch(_:)`` ends the watch when the attempt finishes.
+    /// breaks first; ``unwatch(_:in:)`` ends the watch when the attempt finishes.
     func watchLimits(of operation: DownloadOperation, attempt: Int) {
         let limits = transferLimits
         guard limits.window > .zero else { return }
