@@ -101,6 +101,8 @@ static int poll_until(struct pollfd *pollers, nfds_t count, int timeout_ms) {
     }
 }
 
+int webimage_isolation_name_thread(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
+
 int webimage_isolation_wait_readable(int socket, int timeout_ms) {
     struct pollfd poller = {.fd = socket, .events = POLLIN};
     int ready = poll_until(&poller, 1, timeout_ms);

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import WebImageCLISupport
 import WebImageCore
 
@@ -82,7 +82,7 @@ struct BenchTransformCommand: PluginHostCommand {
             ("image", "\(image.format) \(image.width)x\(image.height) \(report.pixelFormat)"),
             ("transform", "\(report.transformerKey) to \(output.width)x\(output.height)"),
             ("iterations", "\(iterations) after 1 warm-up"),
-            ("time", String(format: "median %.4f ms, min %.4f ms", report.medianMs, report.minMs)),
+            ("time", String(printf: "median %.4f ms, min %.4f ms", report.medianMs, report.minMs)),
         ]
         #if DEBUG
             rows.append(("build", "debug: Swift code runs unoptimised; build with -c release for representative times"))

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import WebImageCLISupport
 import WebImageCore
 
@@ -44,10 +44,10 @@ struct CacheGetCommand: CacheSubcommand {
             do {
                 try entry.data.write(to: URL(fileURLWithPath: output))
             } catch {
-                throw CLIError("cannot write \(output): \(error.localizedDescription)")
+                throw CLIError("cannot write \(output): \(CLIError.reason(for: error))")
             }
         } else if !cache.json {
-            FileHandle.standardOutput.write(entry.data)
+            entry.data.withUnsafeBytes { StandardStreams.writeOutput($0) }
         }
         if cache.json {
             try JSONOutput.print(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import WebImageCLISupport
 import WebImageCore
 
@@ -168,8 +168,8 @@ struct ConvertCommand: PluginHostCommand {
     private func write(_ bytes: EncodedImageData) throws {
         let url = URL(fileURLWithPath: output)
         let folder = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory else {
             throw CLIError("cannot write '\(output)': the folder '\(folder)' does not exist")
         }
         do {
@@ -180,7 +180,7 @@ struct ConvertCommand: PluginHostCommand {
                 try view.write(to: url, options: .atomic)
             }
         } catch {
-            throw CLIError("cannot write '\(output)': \(error.localizedDescription)")
+            throw CLIError("cannot write '\(output)': \(CLIError.reason(for: error))")
         }
     }
 }

@@ -1,9 +1,13 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes a downloaded body straight from its array to a new file (no intermediate copy).
 enum FetchFile {
-    struct WriteError: Error, LocalizedError {
-        let errorDescription: String?
+    struct WriteError: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// Renames `source` to `destination`, which must not exist (an existing file is never
@@ -17,11 +21,11 @@ enum FetchFile {
                 return
             }
             guard errno == EINVAL || errno == ENOSYS else {
-                throw WriteError(errorDescription: String(cString: strerror(errno)))
+                throw WriteError(description: String(cString: strerror(errno)))
             }
         }
         guard link(source, destination) == 0 else {
-            throw WriteError(errorDescription: String(cString: strerror(errno)))
+            throw WriteError(description: String(cString: strerror(errno)))
         }
         unlink(source)
     }
@@ -40,15 +44,15 @@ enum FetchFile {
     /// Creates `path` (it must not exist) and writes `bytes` to it.
     static func write(_ bytes: [UInt8], to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(errorDescription: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw WriteError(description: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         try bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw WriteError(errorDescription: String(cString: strerror(errno)))
+                    throw WriteError(description: String(cString: strerror(errno)))
                 }
                 offset += written
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImageCLISupport
 
 /// The URLs of one `webimage fetch` (duplicates dropped, first order kept) and the file each

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImageCore
 
 /// The JSON object `webimage fetch --json` prints for one URL (one object a line).

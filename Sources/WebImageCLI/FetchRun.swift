@@ -1,6 +1,11 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import WebImageCLISupport
 import WebImageCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs the downloads of a ``FetchPlan``: each body goes to a temporary name in the output
 /// folder and is renamed when complete; `bar`, when there is one, counts the files (its
@@ -71,7 +76,7 @@ struct FetchRun {
                     bytesDownloaded: download.data.count, bytesWritten: 0,
                     contentType: download.response.headers["Content-Type"],
                     etag: download.response.headers["ETag"], file: nil, ms: milliseconds,
-                    error: "cannot write \(item.file.path): \(error.localizedDescription)")
+                    error: "cannot write \(item.file.path): \(error)")
             }
             return FetchReport(
                 url: item.url, status: download.response.statusCode, httpVersion: download.response.httpVersion,

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Synchronization
 import WebImageCLISupport
 import WebImageCore
@@ -265,7 +265,7 @@ struct GetCommand: PluginHostCommand {
         var line =
             "\(URLText.abbreviated(report.url)): \(report.width ?? 0)x\(report.height ?? 0) \(report.format ?? "data")"
         line += " from \(report.cacheType == "none" ? "the network" : "the \(report.cacheType) cache")"
-        line += String(format: " in %.1f ms", report.ms)
+        line += String(printf: " in %.1f ms", report.ms)
         if let file { line += " -> \(file)" }
         return line
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImageCore
 
 /// The JSON object `webimage get --json` prints for one URL (one object a line).

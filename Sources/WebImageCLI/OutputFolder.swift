@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import WebImageCLISupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A folder that `fetch -o DIR` and `get --output-dir DIR` write one file per URL into, and
 /// the names of those files: made from the URL's raw (still percent-encoded) last path
@@ -38,8 +42,8 @@ struct OutputFolder {
     /// - Throws: ``CLIError`` when `path` cannot be created or is not a folder.
     init(_ path: String) throws {
         try Self.create(path)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder,
             let real = realpath(path, nil)
         else { throw CLIError("\(path) is not a folder") }
         defer { free(real) }

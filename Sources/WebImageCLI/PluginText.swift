@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImageCore
 
 /// Human-readable lines about plugins, shared by the `plugins` commands.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import WebImageCLISupport
 import WebImageCore
 
@@ -117,7 +117,7 @@ struct PrefetchCommand: PluginHostCommand {
             let prefetched = progress.finished - progress.failed - progress.skipped
             print(
                 "\(prefetched) of \(progress.total) prefetched, \(progress.failed) failed, \(progress.skipped) skipped, "
-                    + "\(storeFailures) stores failed, in " + String(format: "%.1f ms", ms))
+                    + "\(storeFailures) stores failed, in " + String(printf: "%.1f ms", ms))
         }
         try URLFailures.finish(failed: failures.count, of: progress.total, noun: "images")
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import WebImageCLISupport
 import WebImageCore
@@ -197,7 +197,7 @@ struct ServeCommand: PluginHostCommand {
             do {
                 try await server.run { address in
                     logStream.flush()
-                    FileHandle.standardOutput.write(Data("listening on http://\(address)\n".utf8))
+                    StandardStreams.writeOutput("listening on http://\(address)\n")
                 }
                 return nil
             } catch {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImageCore
 
 /// The result of `bench decode`, printed as JSON or as aligned text.
@@ -60,7 +60,7 @@ struct BenchDecodeReport: Encodable {
             rows.append(
                 (
                     "plugin/reference",
-                    String(format: "median %.2fx, min %.2fx", ratioMedian ?? 0, ratioMin ?? 0)
+                    String(printf: "median %.2fx, min %.2fx", ratioMedian ?? 0, ratioMin ?? 0)
                 ))
         } else if let reason = outcome.referenceUnavailable {
             rows.append(("reference", "none: \(reason)"))
@@ -80,6 +80,6 @@ struct BenchDecodeReport: Encodable {
     }
 
     private static func times(median: Double, minimum: Double) -> String {
-        String(format: "median %.4f ms, min %.4f ms", median, minimum)
+        String(printf: "median %.4f ms, min %.4f ms", median, minimum)
     }
 }

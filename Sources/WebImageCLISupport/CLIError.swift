@@ -1,4 +1,9 @@
+import FoundationEssentials
 import WebImageCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A failure about the command's input, shown as one `error: ...` line.
 public struct CLIError: Error, CustomStringConvertible {
@@ -26,5 +31,15 @@ public struct CLIError: Error, CustomStringConvertible {
         default: return nil
         }
         return Diagnostics.singleLine(text)
+    }
+
+    /// Why a file could not be read or written, from what `Data` or `FileManager` threw: the
+    /// system's text for the error number under it ("No such file or directory"), else the
+    /// error itself.
+    public static func reason(for error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+            return String(cString: strerror(underlying.code.rawValue))
+        }
+        return "\(error)"
     }
 }

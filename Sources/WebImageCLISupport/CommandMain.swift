@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `main` of the command-line executables.
 public enum CommandMain {
@@ -15,7 +18,7 @@ public enum CommandMain {
             Diagnostics.bootstrapLogging(verbose: verbose)
             try command.run()
             Diagnostics.restoreStandardError()
-            Foundation.exit(0)
+            Glibc.exit(0)
         } catch {
             guard let message = CLIError.message(for: error) else {
                 Diagnostics.restoreStandardError()
@@ -23,7 +26,7 @@ public enum CommandMain {
             }
             Diagnostics.printError(message)
             Diagnostics.restoreStandardError()
-            Foundation.exit(CLIError.failureStatus)
+            Glibc.exit(CLIError.failureStatus)
         }
     }
 }

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import WebImageCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Standard-error output and logging set-up shared by every command.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Prints reports as JSON on standard output.
 public enum JSONOutput {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import WebImageCore
 
 /// How `fetch`, `get` and `prefetch` talk to servers: connections, HTTP version, headers,
@@ -76,8 +76,8 @@ package struct LoaderOptions: ParsableArguments {
         configuration.retry = RetryPolicy(maxRetries: retries)
         for header in headers {
             let parts = header.split(separator: ":", maxSplits: 1)
-            let value = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
-            configuration.headers[String(parts[0]).trimmingCharacters(in: .whitespaces)] = value.isEmpty ? nil : value
+            let value = parts.count > 1 ? String(parts[1]).trimmingWhitespace : ""
+            configuration.headers[String(parts[0]).trimmingWhitespace] = value.isEmpty ? nil : value
         }
         let credential = user.map { user in
             let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import Dispatch
+import FoundationEssentials
 import WebImageCore
 
 /// What `webimage get` and `webimage prefetch` share: the plugins, the cache folder, the

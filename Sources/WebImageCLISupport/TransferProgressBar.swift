@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImageCore
 
 /// The one-line progress bar of `fetch`, `get` and `prefetch` on standard error: items ended
@@ -182,7 +182,7 @@ package final class TransferProgressBar: Sendable {
         guard count >= 1000 else { return "\(count) B" }
         var value = Double(count) / 1000
         for unit in ["kB", "MB", "GB"] {
-            if value < 1000 || unit == "GB" { return String(format: "%.1f \(unit)", value) }
+            if value < 1000 || unit == "GB" { return String(printf: "%.1f \(unit)", value) }
             value /= 1000
         }
         return ""
@@ -193,7 +193,7 @@ package final class TransferProgressBar: Sendable {
         let whole = Int(min(seconds, 359_999).rounded(.up))
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         return hours > 0
-            ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+            ? String(printf: "%ld:%02ld:%02ld", hours, minutes, rest) : String(printf: "%ld:%02ld", minutes, rest)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WebImageCore
 
 /// The URLs a command is given: as arguments and in a list file (`--from`/`--urls`).
 package enum URLList {
@@ -16,7 +17,7 @@ package enum URLList {
     package static func listedURLs(_ listFile: String) throws -> [String] {
         let text: String
         if listFile == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            text = String(decoding: StandardStreams.readInput(), as: UTF8.self)
         } else {
             text = String(decoding: try InputFile.read(listFile), as: UTF8.self)
         }

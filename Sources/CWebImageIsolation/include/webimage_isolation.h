@@ -20,6 +20,9 @@ int webimage_isolation_socketpair(int sockets[_Nonnull 2]);
 /* Creates a pipe with close-on-exec set on both ends; 0 or -1 (errno). */
 int webimage_isolation_pipe(int fds[_Nonnull 2]);
 
+/* Names the calling thread (prctl PR_SET_NAME: the first 15 bytes are kept); 0 or -1 (errno). */
+int webimage_isolation_name_thread(const char *_Nonnull name);
+
 /*
  * Sends one message of `size` bytes, with the descriptor `pass_fd` attached when it is not -1.
  * Retries on EINTR. Returns 0, or -1 with errno set.

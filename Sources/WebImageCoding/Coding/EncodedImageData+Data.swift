@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension EncodedImageData {
     /// A copy of the bytes as `Data`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bytes that the decodes and transforms running at once in one process may allocate
 /// together. Each job reserves what it may allocate before it starts (a decode: its full-size
@@ -22,7 +22,7 @@ public final class ConcurrentByteBudget: Sendable {
     /// The bytes all running jobs may hold together.
     public let byteCount: Int
     /// Guards ``reserved`` and wakes waiting jobs.
-    private let condition = NSCondition()
+    private let condition = ThreadLock()
     /// Bytes held by running jobs; only touched with ``condition`` locked.
     private nonisolated(unsafe) var reserved = 0
 

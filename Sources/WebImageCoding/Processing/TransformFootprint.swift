@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a transformer allocates for one input, stated before it runs
 /// (``ImageTransformer/footprint(width:height:format:)``): the size of its output and every

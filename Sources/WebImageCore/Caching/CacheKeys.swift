@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Cache keys of transformed images, thumbnails and first frames: the key, a space, then the
 /// transformer key (`http://foo/image.png?a=b` with `Flip(h)` → `http://foo/image.png?a=b Flip(h)`).

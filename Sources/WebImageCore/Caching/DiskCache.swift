@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encoded image bytes plus optional extended data per key: SDWebImage's `SDDiskCache`
 /// protocol. The bundled `disk` and `redis` plugins conform through ``PluginDiskCache``; a

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Disk entries with their extended data (HTTP validators, for example), beside the image
 /// stores and queries of ``ImageCache``.

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// A memory cache of decoded images joined with a disk cache of encoded bytes, as
 /// SDWebImage's `SDImageCache`: stores go to memory at once and to disk on the cache's I/O

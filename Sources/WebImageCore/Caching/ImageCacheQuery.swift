@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How an ``ImageCache`` query looks (SDWebImage's `SDImageCacheOptions` and context).
 public struct ImageCacheQuery: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Several image caches used as one (SDWebImage's `SDImageCachesManager`). Caches later in
 /// ``caches`` have higher priority. Each operation follows its policy.

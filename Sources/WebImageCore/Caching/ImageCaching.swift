@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an image cache does, so several can be chained (``ImageCachesManager``) and a host
 /// app can bring its own (SDWebImage's `SDImageCache` protocol).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One reading of Linux's pressure stall information for memory (PSI): the share of time in
 /// percent that some (`some`) or all (`full`) tasks waited for memory, averaged over 10 s.

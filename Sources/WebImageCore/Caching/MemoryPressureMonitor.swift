@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A Linux stand-in for iOS's memory warning (opt-in): polls the memory pressure (PSI) and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An animation re-encoded by ``CodersManager/convertAnimation(_:decodeOptions:encodeOptions:transform:)``.
 public struct ConvertedAnimation {

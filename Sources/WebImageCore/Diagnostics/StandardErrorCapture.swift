@@ -1,5 +1,5 @@
 import CWebImageIsolation
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)
@@ -85,13 +85,11 @@ public final class StandardErrorCapture: Sendable {
             return state.logger == nil
         }
         guard start else { return }
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "webimage stderr") { [self] in
             while webimage_isolation_wait_readable(readDescriptor, -1) > 0 {
                 if !drain() { break }
             }
         }
-        thread.name = "webimage stderr capture"
-        thread.start()
     }
 
     /// Logs every complete line written so far, and the incomplete last one: call it before

@@ -29,7 +29,8 @@ public struct LoadResponse: Sendable, Equatable {
 }
 
 extension String {
-    var trimmingWhitespace: String {
+    /// The text without the spaces and tabs at its start and end (HTTP's optional whitespace).
+    package var trimmingWhitespace: String {
         var view = Substring(self)
         while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
         while let last = view.last, last == " " || last == "\t" { view.removeLast() }

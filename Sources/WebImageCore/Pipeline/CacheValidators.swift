@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The HTTP validators (`ETag`, `Last-Modified`) and the freshness of a cached download, kept
 /// in the disk cache's extended data as `webimage-validators-2`, then one line each for the

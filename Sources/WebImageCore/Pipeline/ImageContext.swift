@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Per-request settings that override the manager's (SDWebImage's `SDWebImageContext`). Every
 /// entry defaults to nil: the manager's own value, or the default stated.

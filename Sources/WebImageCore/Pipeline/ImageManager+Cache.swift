@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Cache lookups and stores of the flow, under the plan's keys.
 extension ImageManager {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The flow of one (shared) request: query the caches, decide whether to download, download,
 /// decode, transform, store, complete (issue 13's steps 1-8).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The shared stages: download, decode, transform. Each is keyed as Nuke keys its tasks, so

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Loads images: from the memory cache, the disk cache or a loader, decoded (to a thumbnail
 /// when asked), transformed, stored for next time, as SDWebImage's `SDWebImageManager` with

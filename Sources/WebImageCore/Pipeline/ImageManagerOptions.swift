@@ -97,5 +97,6 @@ public struct ImageManagerOptions: OptionSet, Sendable, Hashable {
 }
 
 extension Substring {
-    var trimmingWhitespace: String { String(self).trimmingWhitespace }
+    /// The text without the spaces and tabs at its start and end.
+    package var trimmingWhitespace: String { String(self).trimmingWhitespace }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One request of an ``ImageManager`` in SDWebImage's shape (`SDWebImageCombinedOperation`):
 /// `cancel()` ends it at once with ``ImageManagerError/Kind/cancelled`` and leaves the shared

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Loads images ahead of time into the caches (SDWebImage's `SDWebImagePrefetcher`): at most
 /// ``maxConcurrentPrefetchCount`` requests at once across all its prefetches, with its own

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One request with the manager's defaults, the options processor and the context resolved:
 /// its caches, loader, decode settings, transformer chain and cache keys (its coalescing keys

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a finished request delivers.
 public struct ImageResult: Sendable {

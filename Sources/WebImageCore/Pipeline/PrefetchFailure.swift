@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A URL of a prefetch that failed or was skipped, and why (``PrefetchToken/failures``).
 public struct PrefetchFailure: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One call of ``ImagePrefetcher/prefetch(_:progress:completion:)``: its URLs, counts and
 /// running requests. ``cancel()`` stops what runs and drops what waits; the completion is

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a response's `Cache-Control` and `Expires` say about how long a shared cache may use
 /// a copy of it without asking the origin again (RFC 9111 section 4.2.1, read as a shared
@@ -17,7 +17,7 @@ struct ResponseFreshness: Sendable, Hashable {
         for field in headers where HTTPHeaders.same(field.name, "Cache-Control") {
             for item in field.value.split(separator: ",") {
                 let parts = item.split(separator: "=", maxSplits: 1).map {
-                    $0.trimmingWhitespace.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                    $0.trimmingWhitespace.trimmingQuotes
                 }
                 guard let name = parts.first?.lowercased(), !name.isEmpty else { continue }
                 directives[name] = directives[name] ?? (parts.count > 1 ? parts[1] : "")
@@ -57,4 +57,14 @@ struct ResponseFreshness: Sendable, Hashable {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
     }()
+}
+
+extension String {
+    /// The text without the double quotes at its start and end (a quoted directive value).
+    fileprivate var trimmingQuotes: String {
+        var view = Substring(self)
+        while view.first == "\"" { view.removeFirst() }
+        while view.last == "\"" { view.removeLast() }
+        return String(view)
+    }
 }

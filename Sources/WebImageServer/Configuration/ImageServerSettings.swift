@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sets ``ImageServerConfiguration``'s fields by their setting names, from the three places
 /// `webimage serve` reads: a JSON file, `WEBIMAGE_SERVE_*` variables and flags, applied in
@@ -21,7 +21,7 @@ public enum ImageServerSettings {
 
     /// The variable of setting `name`.
     public static func environmentVariable(of name: String) -> String {
-        environmentPrefix + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        environmentPrefix + name.uppercased().replacing("-", with: "_")
     }
 
     /// `configuration` with the settings of `environment` (`WEBIMAGE_SERVE_*`) applied.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImageCore
 
 #if canImport(Glibc)
@@ -40,7 +40,7 @@ enum EntityTags {
     static func match(_ header: String, _ tag: String) -> Bool {
         let wanted = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
         return header.split(separator: ",").contains { element in
-            let candidate = element.trimmingCharacters(in: .whitespaces)
+            let candidate = element.trimmingWhitespace
             return candidate == "*"
                 || (candidate.hasPrefix("W/") ? String(candidate.dropFirst(2)) : candidate) == wanted
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 internal import HTTPTypes
 internal import Hummingbird
 internal import HummingbirdCore

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImageCore
 
 /// The output format of a request without an extension, chosen from the client's `Accept`:
@@ -49,7 +49,7 @@ public struct FormatNegotiation: Sendable, Hashable {
     static func acceptedTypes(_ accept: String) -> Set<String> {
         var types = Set<String>()
         for range in accept.split(separator: ",") {
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = range.split(separator: ";").map { $0.trimmingWhitespace }
             guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
             let quality = parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }.flatMap {
                 Double($0.dropFirst(2))

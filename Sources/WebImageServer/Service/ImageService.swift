@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import WebImageCore
 
@@ -84,7 +84,7 @@ public final class ImageService: Sendable {
             response = .error(503, "too many requests waiting; try again", headers: [("Retry-After", "1")])
         } catch is RequestDeadline.Expired {
             response = .error(
-                504, "the request took longer than \(String(format: "%g", configuration.requestTimeout)) seconds")
+                504, "the request took longer than \(String(printf: "%g", configuration.requestTimeout)) seconds")
         } catch let error as ServiceFailure {
             response = .error(error.status, error.message, headers: error.headers)
         } catch {

@@ -46,7 +46,7 @@ public struct ImageServiceResponse: Sendable {
     static func error(_ status: Int, _ message: String, headers extra: [(name: String, value: String)] = [])
         -> ImageServiceResponse
     {
-        let body = Array((message.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)
+        let body = Array((message.replacing("\n", with: " ") + "\n").utf8)
         return ImageServiceResponse(
             status: status,
             headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "public, max-age=10")] + extra,

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import WebImageCore
 
 /// Where the server keeps processed images, as encoded bytes: a memory tier (the `memory`

@@ -1,5 +1,5 @@
 internal import Crypto
-import Foundation
+import FoundationEssentials
 
 /// A processed image as the server answers it and keeps it in its result caches: the encoded
 /// bytes with their media type and HTTP validators.
@@ -23,7 +23,7 @@ public struct ServedImage: Sendable, Equatable {
         self.contentType = contentType
         self.lastModified = lastModified
         lastModifiedText = HTTPDate.format(lastModified)
-        entityTag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        entityTag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(printf: "%02x", $0) }.joined() + "\""
     }
 
     /// What a disk or Redis entry keeps beside the bytes, as JSON.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A request path of the image server, in imgproxy's grammar, taken apart:
 /// `/{signature}/{option}/.../{source}` where the source is `plain/{percent-encoded URL}[@ext]`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The source part of a request path: `plain/{percent-encoded URL}[@ext]`, or the URL in
 /// URL-safe base64 (padding optional), which may be split by `/`, with `[.ext]`.
@@ -23,7 +23,7 @@ struct ProcessingSource {
                 fileExtension = String(text[text.index(after: at)...])
                 text = String(text[..<at])
             }
-            guard let decoded = text.removingPercentEncoding, !decoded.isEmpty else {
+            guard let decoded = text.percentDecoded, !decoded.isEmpty else {
                 throw ProcessingURLError(.invalidSource, "the plain source '\(text)' is not percent-encoded text")
             }
             text = decoded

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses request paths of the image server (imgproxy's grammar) into ``ProcessingRequest``s.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Base64 with the URL-safe alphabet (`-` and `_` for `+` and `/`), written without `=`
 /// padding, as imgproxy's signatures and encoded sources are.

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import Foundation
+import FoundationEssentials
 
 /// Finds plugins by reading manifests; never opens a library.
 public enum PluginDiscovery {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which plugins found on disk a host may open, and which untrusted plugins may take over
 /// what a trusted plugin serves.
@@ -56,7 +56,7 @@ public struct PluginPolicy: Sendable, Equatable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> PluginPolicy {
         func names(_ variable: String) -> [String] {
-            (environment[variable] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            (environment[variable] ?? "").split(separator: ",").map { String($0).trimmingWhitespace }
                 .filter { !$0.isEmpty }
         }
         let allowed = allowedPlugins + names(allowEnvironmentVariable)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The folders searched for plugin manifests, in order: the host app's trusted folders, the
 /// host app's other folders, then `WEBIMAGE_PLUGIN_PATH` (colon-separated), then the install

@@ -1,6 +1,6 @@
 import CWebImageIsolation
 import CWebImagePlugin
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)
@@ -19,7 +19,7 @@ final class IsolatedPlugin: @unchecked Sendable {
     let isolation: PluginIsolation
     let pool = SharedMemoryPool()
     private let logger: Logger
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var worker: WorkerProcess?
     /// Counts started workers; a handle (animation, incremental decode) belongs to one.
     private var generation: UInt64 = 0

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which plugins run in a worker process of their own, and how the host supervises them.
 ///

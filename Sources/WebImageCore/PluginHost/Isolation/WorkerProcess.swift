@@ -1,5 +1,5 @@
 import CWebImageIsolation
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)

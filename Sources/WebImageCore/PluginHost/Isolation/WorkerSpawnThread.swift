@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 /// The thread every plugin worker is started from, which lives as long as the process.
 ///
@@ -10,13 +10,11 @@ final class WorkerSpawnThread: @unchecked Sendable {
     // @unchecked: `jobs` is only touched with `condition` locked.
     static let shared = WorkerSpawnThread()
 
-    private let condition = NSCondition()
+    private let condition = ThreadLock()
     private var jobs: [() -> Void] = []
 
     private init() {
-        let thread = Thread { [self] in runJobs() }
-        thread.name = "webimage-spawn"
-        thread.start()
+        DetachedThread.start(name: "webimage-spawn") { [self] in runJobs() }
     }
 
     /// Runs `body` on the spawn thread and returns what it returns; the caller waits.

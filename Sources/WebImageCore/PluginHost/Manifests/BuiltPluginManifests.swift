@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebImagePluginManifests
 
 /// The bundled plugins' manifests that SwiftPM copied beside an executable it built (the
@@ -9,7 +9,7 @@ enum BuiltPluginManifests {
     static func directory(besideExecutable executable: String) -> String? {
         let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.sorted().first { $0.hasSuffix(BundledPluginManifests.resourceFolderSuffix) }
+        return names.sorted().first { $0.hasSuffix(WEBIMAGE_PLUGIN_MANIFESTS_FOLDER_SUFFIX) }
             .map { folder.appendingPathComponent($0).path }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A plugin's manifest: everything the host knows about a plugin without opening it.
 ///
@@ -130,10 +130,14 @@ public struct PluginManifest: Sendable, Equatable, Codable {
     /// non-empty string there, even when the rest of it is wrong; nil otherwise.
     static func declaredLibrary(at path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let library = object[CodingKeys.library.rawValue] as? String, !library.isEmpty
+            let library = try? JSONDecoder().decode(LibraryField.self, from: data).library, !library.isEmpty
         else { return nil }
         return library
+    }
+
+    /// A manifest's `library` field alone; the decoder ignores every other field.
+    private struct LibraryField: Decodable {
+        let library: String?
     }
 
     /// Reads and checks a manifest file.
@@ -195,7 +199,7 @@ public struct PluginManifest: Sendable, Equatable, Codable {
             let field = path(context)
             if field.isEmpty {
                 return
-                    "not valid JSON: \(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription)"
+                    "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)"
             }
             return "field '\(field)' is invalid: \(context.debugDescription)"
         @unknown default:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value computed once, by the first caller, with no lock held while it is computed.
 ///
@@ -7,7 +7,7 @@ import Foundation
 /// function) can never block other work of the host or deadlock on the host's locks.
 final class OnceCell<Value: Sendable>: @unchecked Sendable {
     // Invariant: `value` and `isComputing` are read and written only with `condition` locked.
-    private let condition = NSCondition()
+    private let condition = ThreadLock()
     private var value: Value?
     private var isComputing = false
 

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -37,7 +37,7 @@ public enum PluginLibrary {
         try checkIsSharedObject(path, fault: fault)
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             let message = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-            if let range = message.range(of: "undefined symbol: ") {
+            if let range = message.firstRange(of: "undefined symbol: ") {
                 throw fault(
                     .unresolvedSymbol, "needs '\(message[range.upperBound...])', which nothing provides (\(message))")
             }
@@ -109,11 +109,14 @@ public enum PluginLibrary {
         guard FileManager.default.fileExists(atPath: path) else {
             throw fault(.libraryMissing, "the file does not exist")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw fault(.loadFailed, "the file cannot be read")
         }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 18)) ?? Data()
+        defer { Glibc.close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 18)
+        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 18, 0) }
+        header.removeSubrange(max(0, count)...)
         guard header.count >= 18, header.starts(with: [0x7F, 0x45, 0x4C, 0x46]) else {
             throw fault(
                 .notSharedObject,

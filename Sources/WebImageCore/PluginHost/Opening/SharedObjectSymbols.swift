@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the dynamic symbol table of a 64-bit little-endian ELF shared object without opening
 /// it as a library, to tell a plugin library from a helper library.

@@ -1,5 +1,5 @@
 import CWebImagePlugin
-import Foundation
+import FoundationEssentials
 
 /// One open cache of a disk cache plugin, as a ``DiskCache``. Closed when released. Calls
 /// are serialised unless the plugin declares `WEBIMAGE_CACHE_THREAD_SAFE`.

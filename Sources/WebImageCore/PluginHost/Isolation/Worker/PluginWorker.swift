@@ -1,6 +1,6 @@
 import CWebImageIsolation
 import CWebImagePlugin
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -59,7 +59,7 @@ final class WorkerServer {
                 allocate: { _, size, alignment in WorkerServer.current?.allocate(size, alignment: alignment) },
                 deallocate: { _, pointer in if let pointer { WorkerServer.current?.deallocate(pointer) } },
                 log: { _, _, message in
-                    FileHandle.standardError.write(Data((String(cString: message) + "\n").utf8))
+                    StandardStreams.writeError(String(cString: message) + "\n")
                 }))
         return UnsafePointer(host)
     }()

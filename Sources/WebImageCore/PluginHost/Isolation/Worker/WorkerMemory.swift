@@ -1,6 +1,6 @@
 import CWebImageIsolation
 import CWebImagePlugin
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +11,7 @@ import Foundation
 final class WorkerMemory: @unchecked Sendable {
     // @unchecked: everything mutable is touched with `lock` held (the plugin may allocate from
     // threads of its own while the worker's main thread waits inside the plugin).
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private let channel: WorkerChannel
     private var mappings: [UInt64: (base: UnsafeMutableRawPointer, size: Int)] = [:]
     private var idsByBase: [UnsafeMutableRawPointer: UInt64] = [:]
