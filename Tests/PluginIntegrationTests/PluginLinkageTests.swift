@@ -56,6 +56,28 @@ import WebImageTestSupport
         #expect(cSymbols == ["webimage_plugin_entry"])
     }
 
+    /// The tool, its plugin worker and every bundled library need no Foundation beyond
+    /// `FoundationEssentials`: loading `libFoundation.so` and `libFoundationInternationalization.so`
+    /// (with ICU) cost every process about 6 MiB of its peak memory and 10 M instructions at
+    /// start (docs/performance.md, "The process floor").
+    @Test(
+        arguments: ["webimage", "webimage-plugin-worker"] + cTableLibraries
+            + coderLibraries.map { "libWebImage\($0).so" }
+    )
+    func needsNoFullFoundation(product: String) async throws {
+        let path =
+            product.hasSuffix(".so")
+            ? try BuildProducts.library(product).path
+            : try BuildProducts.requiredDirectory.appendingPathComponent(product).path
+        let dynamicSection = try await onOwnThread { try ChildProcess.output(of: "/usr/bin/readelf", ["-d", path]) }
+        let needed = String(decoding: dynamicSection, as: UTF8.self).split(separator: "\n")
+            .filter { $0.contains("(NEEDED)") }
+            .compactMap { line in line.split(separator: "[").last?.split(separator: "]").first.map(String.init) }
+        #expect(!needed.isEmpty)
+        #expect(!needed.contains("libFoundation.so"))
+        #expect(!needed.contains("libFoundationInternationalization.so"))
+    }
+
     /// The modules of the Swift symbols (`$s<length><module>...`) in the dynamic symbol table
     /// of the library at `path`, as `nm -D` lists them with `options`.
     static func swiftModules(in path: String, _ options: [String]) throws -> Set<String> {

@@ -133,6 +133,7 @@ struct ProcessingURLParserTests {
             ("/s/plain/http://127.0.0.1/a.png", "http://127.0.0.1/a.png", nil),
             ("/s/plain/http://127.0.0.1/a.png@webp", "http://127.0.0.1/a.png", "webp"),
             ("/s/plain/http%3A%2F%2F127.0.0.1%2Fa%20b.png%3Fv%3D1@JPG", "http://127.0.0.1/a%20b.png?v=1", "jpg"),
+            ("/s/plain/http%3a%2f%2f127.0.0.1%2f%C3%A9+1.png", "http://127.0.0.1/%C3%A9+1.png", nil),
             ("/s/plain/https://127.0.0.1:8443/x/y.gif", "https://127.0.0.1:8443/x/y.gif", nil),
             ("/s/aHR0cDovLzEyNy4wLjAuMS9hLnBuZw", "http://127.0.0.1/a.png", nil),
             ("/s/aHR0cDovLzEyNy4wLjAuMS9hLnBuZw.png", "http://127.0.0.1/a.png", "png"),
@@ -258,6 +259,14 @@ struct ProcessingURLParserTests {
             (
                 "/sig/plain/http://127.0.0.1/%zz", .invalidSource,
                 "the plain source 'http://127.0.0.1/%zz' is not percent-encoded text"
+            ),
+            (
+                "/sig/plain/http://127.0.0.1/a%2", .invalidSource,
+                "the plain source 'http://127.0.0.1/a%2' is not percent-encoded text"
+            ),
+            (
+                "/sig/plain/http://127.0.0.1/%FF.png", .invalidSource,
+                "the plain source 'http://127.0.0.1/%FF.png' is not percent-encoded text"
             ),
             (
                 "/sig/plain/http://127.0.0.1/a.png@", .invalidArgument,
