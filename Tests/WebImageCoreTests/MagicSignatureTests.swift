@@ -17,7 +17,17 @@ import WebImageCore
         #expect(!head.withUnsafeBytes { png.matches($0) })
     }
 
-    @Test(arguments: ["", "abc", "zz", "ff d8 f", "0x89"])
+    @Test(
+        "either case, ASCII spaces and line breaks anywhere",
+        arguments: [
+            ("89504e47", [0x89, 0x50, 0x4E, 0x47]), ("89504E47", [0x89, 0x50, 0x4E, 0x47]),
+            ("ff d8\tf\nf", [0xFF, 0xD8, 0xFF]), (" ?? 0A \r\n", [nil, 0x0A]),
+        ] as [(String, [UInt8?])])
+    func parsesHexPairsAndWildcards(pattern: String, bytes: [UInt8?]) throws {
+        #expect(try #require(MagicSignature(pattern: pattern)).bytes == bytes)
+    }
+
+    @Test(arguments: ["", "abc", "zz", "ff d8 f", "0x89", "?a", "a?", "   ", "ff\u{A0}d8", "éé", "+1"])
     func rejectsMalformedPatterns(pattern: String) {
         #expect(MagicSignature(pattern: pattern) == nil)
     }

@@ -5,22 +5,45 @@ public struct MagicSignature: Sendable, Hashable, CustomStringConvertible {
     /// The pattern, one entry per byte: nil matches any byte.
     public let bytes: [UInt8?]
 
-    /// Parses a hex pattern; nil when it is empty or not hex digits and `??` pairs.
+    /// Parses a hex pattern, in either case, ASCII spaces and line breaks ignored; nil when it is
+    /// empty, or anything else than hex digit pairs and `??` pairs.
+    ///
+    /// It reads the text's UTF-8 bytes: every manifest's patterns are parsed when the plugins are
+    /// discovered, and going through `Character` (its Unicode properties) and the generic
+    /// `UInt8(_:radix:)` cost about 9 M instructions for the bundled plugins' patterns, a fifth of
+    /// `webimage info`.
     public init?(pattern: String) {
-        let characters = Array(pattern.lowercased().filter { !$0.isWhitespace })
-        guard !characters.isEmpty, characters.count % 2 == 0 else { return nil }
+        var digits: [UInt8] = []
+        for byte in pattern.utf8 {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0B, 0x0C: continue
+            default: digits.append(byte)
+            }
+        }
+        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
         var parsed: [UInt8?] = []
-        for index in stride(from: 0, to: characters.count, by: 2) {
-            let pair = String(characters[index...index + 1])
-            if pair == "??" {
+        parsed.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            let (first, second) = (digits[index], digits[index + 1])
+            if first == UInt8(ascii: "?") && second == UInt8(ascii: "?") {
                 parsed.append(nil)
-            } else if let value = UInt8(pair, radix: 16) {
-                parsed.append(value)
+            } else if let high = Self.hexValue(first), let low = Self.hexValue(second) {
+                parsed.append(high << 4 | low)
             } else {
                 return nil
             }
         }
         bytes = parsed
+    }
+
+    /// The value of one hex digit byte, either case.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// True when `data` starts with this pattern.
