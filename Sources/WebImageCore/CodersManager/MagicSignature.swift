@@ -27,23 +27,13 @@ public struct MagicSignature: Sendable, Hashable, CustomStringConvertible {
             let (first, second) = (digits[index], digits[index + 1])
             if first == UInt8(ascii: "?") && second == UInt8(ascii: "?") {
                 parsed.append(nil)
-            } else if let high = Self.hexValue(first), let low = Self.hexValue(second) {
+            } else if let high = UInt8(hexDigit: first), let low = UInt8(hexDigit: second) {
                 parsed.append(high << 4 | low)
             } else {
                 return nil
             }
         }
         bytes = parsed
-    }
-
-    /// The value of one hex digit byte, either case.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// True when `data` starts with this pattern.

@@ -1,4 +1,5 @@
 internal import Crypto
+import WebImageCore
 
 /// Signs and verifies image server paths the way imgproxy does, so its client libraries work
 /// unchanged: the signature of a path is the URL-safe base64, without padding, of
@@ -40,21 +41,12 @@ public struct ImageURLSigner: Sendable {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(digits.count / 2)
             for index in stride(from: 0, to: digits.count, by: 2) {
-                guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
+                guard let high = UInt8(hexDigit: digits[index]), let low = UInt8(hexDigit: digits[index + 1]) else {
                     throw ImageURLSignerError("the \(what) is not hexadecimal: '\(text)'")
                 }
                 bytes.append(high << 4 | low)
             }
             return bytes
-        }
-
-        private static func nibble(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
         }
     }
 

@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension String {
     /// The text with each `%XX` replaced by the byte it spells (as Foundation's
     /// `removingPercentEncoding`), or nil when a `%` is not followed by two hex digits or the
@@ -11,19 +13,11 @@ extension String {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
+            guard let high = iterator.next().flatMap(UInt8.init(hexDigit:)),
+                let low = iterator.next().flatMap(UInt8.init(hexDigit:))
             else { return nil }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
