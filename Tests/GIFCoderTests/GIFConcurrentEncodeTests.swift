@@ -9,12 +9,16 @@ import WebImageCore
 /// quantisations running at once can sort each other's colours on the wrong axis and write a
 /// different palette. The coder says it is safe to call from any thread, so the shim must
 /// serialise the quantiser.
+///
+/// The check runs in a process of its own: the test process holds two copies of the shim, this
+/// target's and the one inside `libWebImageGIF.so` that the plugin suites load, each with its own
+/// lock around the one libgif, so an encode through the plugin at the same moment changed this
+/// test's palettes (CI, 2026-11-29). A host loads the plugin's copy only.
 @Suite struct GIFConcurrentEncodeTests {
-    let coder = GIFImageCoder()
 
     /// A 96 × 96 image with thousands of colours, so the quantiser sorts long runs on every axis;
     /// `variant` changes which channel varies fastest, so images sort on different axes.
-    func image(variant: Int) throws -> PixelBuffer {
+    static func image(variant: Int) throws -> PixelBuffer {
         let side = 96
         let buffer = try PixelBuffer(width: side, height: side, format: .rgba8)
         for y in 0..<side {
@@ -30,26 +34,29 @@ import WebImageCore
         return buffer
     }
 
-    @Test func encodingOnManyThreadsWritesTheSameBytesAsOneAtATime() throws {
-        let variants = 6
-        let images = try (0..<variants).map { try image(variant: $0) }
-        let request = EncodeRequest(format: "gif")
-        let coder = self.coder
-        let expected = try images.map { Array(try coder.encode($0, request: request)) }
-        #expect(Set(expected).count == variants)
-        let mismatches = TrackedMutex<[Int]>([])
-        let failures = TrackedMutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: variants * 8) { iteration in
-            let variant = iteration % variants
-            do {
-                for _ in 0..<4 where Array(try coder.encode(images[variant], request: request)) != expected[variant] {
-                    mismatches.withLock { $0.append(variant) }
+    @Test func encodingOnManyThreadsWritesTheSameBytesAsOneAtATime() async {
+        await #expect(processExitsWith: .success) {
+            let variants = 6
+            let images = try (0..<variants).map { try GIFConcurrentEncodeTests.image(variant: $0) }
+            let request = EncodeRequest(format: "gif")
+            let coder = GIFImageCoder()
+            let expected = try images.map { Array(try coder.encode($0, request: request)) }
+            try #require(Set(expected).count == variants)
+            let mismatches = TrackedMutex<[Int]>([])
+            let failures = TrackedMutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: variants * 8) { iteration in
+                let variant = iteration % variants
+                do {
+                    for _ in 0..<4 where Array(try coder.encode(images[variant], request: request)) != expected[variant]
+                    {
+                        mismatches.withLock { $0.append(variant) }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
                 }
-            } catch {
-                failures.withLock { $0.append("\(error)") }
             }
+            try #require(failures.withLock { $0 } == [])
+            try #require(mismatches.withLock { $0 } == [])
         }
-        #expect(failures.withLock { $0 } == [])
-        #expect(mismatches.withLock { $0 } == [])
     }
 }
