@@ -47,7 +47,7 @@ struct CacheGetCommand: CacheSubcommand {
                 throw CLIError("cannot write \(output): \(CLIError.reason(for: error))")
             }
         } else if !cache.json {
-            entry.data.withUnsafeBytes { StandardStreams.writeOutput($0) }
+            entry.data.withUnsafeBytes { DescriptorOutputStream(descriptor: 1).write($0) }
         }
         if cache.json {
             try JSONOutput.print(

@@ -197,7 +197,8 @@ struct ServeCommand: PluginHostCommand {
             do {
                 try await server.run { address in
                     logStream.flush()
-                    StandardStreams.writeOutput("listening on http://\(address)\n")
+                    var standardOutput = DescriptorOutputStream(descriptor: 1)
+                    standardOutput.write("listening on http://\(address)\n")
                 }
                 return nil
             } catch {

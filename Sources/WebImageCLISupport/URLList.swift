@@ -1,5 +1,8 @@
 import FoundationEssentials
-import WebImageCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The URLs a command is given: as arguments and in a list file (`--from`/`--urls`).
 package enum URLList {
@@ -17,7 +20,7 @@ package enum URLList {
     package static func listedURLs(_ listFile: String) throws -> [String] {
         let text: String
         if listFile == "-" {
-            text = String(decoding: StandardStreams.readInput(), as: UTF8.self)
+            text = String(decoding: readStandardInput(), as: UTF8.self)
         } else {
             text = String(decoding: try InputFile.read(listFile), as: UTF8.self)
         }
@@ -41,6 +44,19 @@ package enum URLList {
             let start = line.firstIndex(where: { !isSpace($0) }) ?? line.endIndex
             let end = line.lastIndex(where: { !isSpace($0) }).map(line.index(after:)) ?? line.startIndex
             return start < end ? String(Substring(line[start..<end])) : ""
+        }
+    }
+
+    /// Everything on descriptor 0 until its end (a pipe closed, a file read to the end), or
+    /// what came before a read error.
+    private static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
         }
     }
 }

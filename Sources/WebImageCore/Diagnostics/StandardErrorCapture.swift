@@ -153,13 +153,17 @@ public struct DescriptorOutputStream: TextOutputStream, Sendable {
         self.descriptor = descriptor
     }
 
+    /// Writes all of `string`'s UTF-8; a failed write (a closed pipe) drops the rest.
     public mutating func write(_ string: String) {
-        var bytes = Array(string.utf8)
+        var string = string
+        string.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes all of `bytes`; a failed write (a closed pipe) drops the rest.
+    public func write(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes {
-                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-            }
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return }
             offset += written

@@ -59,7 +59,8 @@ final class WorkerServer {
                 allocate: { _, size, alignment in WorkerServer.current?.allocate(size, alignment: alignment) },
                 deallocate: { _, pointer in if let pointer { WorkerServer.current?.deallocate(pointer) } },
                 log: { _, _, message in
-                    StandardStreams.writeError(String(cString: message) + "\n")
+                    var standardError = DescriptorOutputStream(descriptor: 2)
+                    standardError.write(String(cString: message) + "\n")
                 }))
         return UnsafePointer(host)
     }()
