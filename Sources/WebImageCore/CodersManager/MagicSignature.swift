@@ -46,14 +46,6 @@ public struct MagicSignature: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        bytes.map { $0.map { String(format2: $0) } ?? "??" }.joined()
-    }
-}
-
-extension String {
-    /// Two lowercase hex digits.
-    fileprivate init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self = String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+        bytes.map { $0.map { String(hexEncoding: [$0]) } ?? "??" }.joined()
     }
 }

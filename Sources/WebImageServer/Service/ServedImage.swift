@@ -1,5 +1,6 @@
 internal import Crypto
 import FoundationEssentials
+import WebImageCore
 
 /// A processed image as the server answers it and keeps it in its result caches: the encoded
 /// bytes with their media type and HTTP validators.
@@ -23,7 +24,7 @@ public struct ServedImage: Sendable, Equatable {
         self.contentType = contentType
         self.lastModified = lastModified
         lastModifiedText = HTTPDate.format(lastModified)
-        entityTag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(printf: "%02x", $0) }.joined() + "\""
+        entityTag = "\"" + String(hexEncoding: SHA256.hash(data: bytes).prefix(16)) + "\""
     }
 
     /// What a disk or Redis entry keeps beside the bytes, as JSON.

@@ -10,3 +10,18 @@ extension UInt8 {
         }
     }
 }
+
+extension String {
+    /// `bytes` as lowercase hex, two digits a byte: what entity tags and magic patterns are
+    /// written with.
+    package init(hexEncoding bytes: some Sequence<UInt8>) {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        self = String(decoding: text, as: UTF8.self)
+    }
+}
