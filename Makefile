@@ -10,9 +10,10 @@ SWIFT_RUNTIME_DIR := $(shell dirname $$(dirname $$(readlink -f $$(command -v $(S
 # The plugin products (each builds lib<product>.so).
 PLUGIN_PRODUCTS := WebImagePNG WebImageJPEG WebImageGIF WebImageWebP WebImageHEIF WebImageDisk WebImageMemory WebImageRedis WebImageCurl
 PLUGIN_LIBRARIES := $(PLUGIN_PRODUCTS:%=lib%.so)
-# The executables `make install` puts in bin/: the tool, the benchmark that links the C reference decoders,
-# and the worker process isolated plugins run in (found next to the running executable).
-EXECUTABLES := webimage webimage-bench webimage-plugin-worker
+# The executables `make install` puts in bin/: the tool, the image server it runs for `serve` and `sign`,
+# the benchmark that links the C reference decoders, and the worker process isolated plugins run in
+# (each found next to the running executable).
+EXECUTABLES := webimage webimage-serve webimage-bench webimage-plugin-worker
 DEMO_OUTPUT := $(CURDIR)/out/demo
 
 .PHONY: all deps build test tsan fuzz-smoke check-install install demo bench format clean
@@ -78,8 +79,9 @@ fuzz-smoke: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh Tests/Fuzz/fuzz-smoke.sh
 
 ## install: release build into $(PREFIX), relocatable (RUNPATHs relative to $$ORIGIN); bin/ gets
-## webimage, webimage-bench (the benchmark with the C reference decoders, run by `bench decode --reference`)
-## and webimage-plugin-worker (the process isolated plugins run in)
+## webimage, webimage-serve (the image server, run by `webimage serve` and `webimage sign`), webimage-bench
+## (the benchmark with the C reference decoders, run by `bench decode --reference`) and
+## webimage-plugin-worker (the process isolated plugins run in)
 install: deps
 	for executable in $(EXECUTABLES); do $(SWIFT) build -c release --product $$executable || exit 1; done
 	for product in $(PLUGIN_PRODUCTS); do $(SWIFT) build -c release --product $$product || exit 1; done

@@ -115,8 +115,17 @@ let coreTargets: [Target] = [
     .executableTarget(
         name: "WebImageCLI",
         dependencies: [
-            "WebImageCore", "WebImageCoderVerifier", "CWebImagePlugin", "WebImageCLISupport", "WebImageServer",
+            "WebImageCore", "WebImageCoderVerifier", "CWebImagePlugin", "WebImageCLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+    // `webimage serve` and `webimage sign`, which `webimage` execs: the server's libraries stay
+    // out of the tool that every other command starts.
+    .executableTarget(
+        name: "WebImageServe",
+        dependencies: [
+            "WebImageCore", "WebImageCLISupport", "WebImageServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
     .executableTarget(
         name: "WebImageBench",
@@ -190,6 +199,7 @@ let package = Package(
         .library(name: "WebImageCoderVerifier", targets: ["WebImageCoderVerifier"]),
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
+        .executable(name: "webimage-serve", targets: ["WebImageServe"]),
         .executable(name: "webimage-bench", targets: ["WebImageBench"]),
         .executable(name: "webimage-plugin-worker", targets: ["WebImagePluginWorker"]),
         .executable(name: "webimage-cache-bench", targets: ["WebImageCacheBench"]),

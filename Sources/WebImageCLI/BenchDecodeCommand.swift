@@ -7,7 +7,7 @@ import WebImageCLISupport
 /// With `--reference` the plain C library decoding the same bytes is timed too,
 /// interleaved with the plugin: `webimage` links no C image library, so the command is
 /// then run by `webimage-bench` from the same folder, with the same arguments, output and
-/// exit status (``ReferenceBenchmarkLauncher``).
+/// exit status (``SiblingExecutable/referenceBenchmark``).
 struct BenchDecodeCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
@@ -19,7 +19,8 @@ struct BenchDecodeCommand: PluginHostCommand {
 
     func run() throws {
         if options.reference {
-            try ReferenceBenchmarkLauncher.replaceProcess(arguments: ["decode"] + options.commandLineArguments)
+            try SiblingExecutable.referenceBenchmark.replaceProcess(
+                arguments: ["decode"] + options.commandLineArguments)
         }
         try options.run(makeReference: nil)
     }

@@ -2,7 +2,6 @@ import ArgumentParser
 import FoundationEssentials
 import WebImageCLISupport
 import WebImageCore
-import WebImageServer
 
 /// `webimage fetch URL...`: downloads through the loader plugins with ``ImageDownloader``,
 /// writing each body to a folder (through a temporary name renamed when complete, so a

@@ -16,14 +16,18 @@ struct WebImageCommand: ParsableCommand {
         version: WebImageVersion.description,
         subcommands: [
             PluginsCommand.self, InfoCommand.self, ConvertCommand.self, BenchCommand.self, CacheCommand.self,
-            FetchCommand.self, GetCommand.self, PrefetchCommand.self, SignCommand.self, ServeCommand.self,
+            FetchCommand.self, GetCommand.self, PrefetchCommand.self, SignHandOverCommand.self,
+            ServeHandOverCommand.self,
         ])
 
     /// Usage errors begin `error: ` like the tool's own (ArgumentParser's default is `Error: `).
     static var _errorPrefix: String { "error: " }
 
-    /// Parses the arguments, sets up logging and runs the chosen command (``CommandMain/run(_:)``).
+    /// Hands `serve` and `sign` over to `webimage-serve` (``ServerHandOver``); parses the
+    /// other commands' arguments, sets up logging and runs the chosen command
+    /// (``CommandMain/run(_:)``).
     static func main() {
+        ServerHandOver.handOverIfServerCommand(Array(CommandLine.arguments.dropFirst()))
         CommandMain.run(Self.self)
     }
 }

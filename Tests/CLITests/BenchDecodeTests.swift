@@ -4,26 +4,6 @@ import WebImageTestSupport
 
 @Suite("webimage bench decode")
 struct BenchDecodeTests {
-    /// The built `webimage` alone in a new folder of the build folder, as a hard link: the
-    /// same file system, so linking works, and no test runs a copy still open for writing
-    /// (which fails with "Text file busy" while other tests start processes).
-    struct LonelyExecutable {
-        let folder: URL
-        let executable: URL
-
-        init() throws {
-            let original = try BuildProducts.executable
-            folder = original.deletingLastPathComponent().appendingPathComponent("cli-tests-\(UUID().uuidString)")
-            executable = folder.appendingPathComponent("webimage")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-            try FileManager.default.linkItem(at: original, to: executable)
-        }
-
-        func remove() {
-            try? FileManager.default.removeItem(at: folder)
-        }
-    }
-
     /// A JSON value as a finite number, or nil.
     private func number(_ value: Any?) -> Double? {
         guard let number = value as? NSNumber, !(value is Bool), number.doubleValue.isFinite else { return nil }

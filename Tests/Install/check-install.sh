@@ -8,7 +8,9 @@
 #  - the installed webimage links no C image library, and `bench decode --reference` runs the
 #    installed webimage-bench (which does);
 #  - the installed webimage-plugin-worker serves isolated plugins: the third-party PNM coder
-#    converts with `--isolation all`, and a crash of an untrusted plugin is one error line.
+#    converts with `--isolation all`, and a crash of an untrusted plugin is one error line;
+#  - `webimage sign` and `webimage serve` run the installed webimage-serve: the signature is
+#    HMAC-SHA256's, and the server answers /health from the moved prefix.
 # Exits non-zero with a message on the first failure.
 set -eu
 repository=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,7 +56,7 @@ grep -q '"transformer_key" *: *"effects.sepia(80)"' "$work/sepia.json" || fail "
 mkdir "$work/fetched"
 "$webimage" fetch --allow-file "file://$work/red-blue.ppm" -o "$work/fetched" >/dev/null || fail "fetch through the curl plugin"
 cmp -s "$work/red-blue.ppm" "$work/fetched/red-blue.ppm" || fail "fetched bytes differ"
-if ldd "$webimage" "$webimage-bench" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then
+if ldd "$webimage" "$webimage-bench" "$webimage-serve" "$work/moved/lib/webimage/plugins/"*.so | grep -q "not found"; then
   fail "unresolved libraries"
 fi
 image_libraries=$(ldd "$webimage" | awk '{ print $1 }' | grep -E '^lib(png16|jpeg|gif|webp|heif)' || true)
@@ -83,4 +85,23 @@ if "$webimage" convert "$work/trigger.hostile" "$work/never.png" --plugin-path "
 fi
 [ "$(cat "$work/crash.txt")" = "error: plugin 'crash_decode' crashed in decode (SIGSEGV)" ] \
   || { cat "$work/crash.txt" >&2; fail "the crash of an untrusted plugin is not one error line"; }
-echo "check-install: ok (installed, relocated, example plugins built with pkg-config and used, webimage free of C image libraries, reference bench from the prefix, isolated plugins served by the installed worker)"
+[ -x "$work/moved/bin/webimage-serve" ] || fail "webimage-serve is not installed"
+path=/rs:fit:8:8/plain/http://127.0.0.1/a.jpg
+expected=$(python3 -c 'import base64, hashlib, hmac, sys
+digest = hmac.new(bytes.fromhex("6b6579"), bytes.fromhex("73616c74") + sys.argv[1].encode(), hashlib.sha256).digest()
+print("/" + base64.urlsafe_b64encode(digest).decode().rstrip("=") + sys.argv[1])' "$path")
+[ "$("$webimage" sign "$path" --key 6b6579 --salt 73616c74)" = "$expected" ] || fail "webimage sign through webimage-serve"
+"$webimage" serve --allow-unsigned --listen 127.0.0.1:0 --cache-dir "$work/serve-cache" >"$work/serve.txt" 2>&1 &
+serve_pid=$!
+address=""
+for _ in $(seq 100); do
+  address=$(sed -n 's|^listening on http://||p' "$work/serve.txt")
+  [ -n "$address" ] && break
+  sleep 0.1
+done
+[ -n "$address" ] || { kill "$serve_pid" 2>/dev/null; cat "$work/serve.txt" >&2; fail "webimage serve did not listen"; }
+health=$(curl -s --max-time 10 "http://$address/health" || true)
+kill -TERM "$serve_pid"
+wait "$serve_pid" || fail "webimage serve did not exit 0 after SIGTERM"
+[ "$health" = "ok" ] || { cat "$work/serve.txt" >&2; fail "webimage serve's /health answered '$health'"; }
+echo "check-install: ok (installed, relocated, example plugins built with pkg-config and used, webimage free of C image libraries, reference bench from the prefix, isolated plugins served by the installed worker, sign and serve through webimage-serve)"

@@ -5,6 +5,8 @@ import WebImageTestSupport
 /// What the bundled plugin libraries link (issue #24): a cache or loader library links the C
 /// ABI and `WebImagePluginDescriptor`, a coder library `WebImageCoding` and
 /// `WebImagePluginKit` besides; none links the core, so the core's symbols are not in it.
+/// And what the executables link: no full Foundation, and the server's modules in
+/// `webimage-serve` only.
 @Suite struct PluginLinkageTests {
     /// The libraries whose tables are written in C.
     static let cTableLibraries = [
@@ -61,7 +63,7 @@ import WebImageTestSupport
     /// (with ICU) cost every process about 6 MiB of its peak memory and 10 M instructions at
     /// start (docs/performance.md, "The process floor").
     @Test(
-        arguments: ["webimage", "webimage-plugin-worker"] + cTableLibraries
+        arguments: ["webimage", "webimage-serve", "webimage-plugin-worker"] + cTableLibraries
             + coderLibraries.map { "libWebImage\($0).so" }
     )
     func needsNoFullFoundation(product: String) async throws {
@@ -78,10 +80,34 @@ import WebImageTestSupport
         #expect(!needed.contains("libFoundationInternationalization.so"))
     }
 
+    /// The image server's modules, which only `webimage-serve` links: `webimage` hands `serve`
+    /// and `sign` over to it, so every other command starts without them (docs/performance.md,
+    /// "The process floor").
+    static let serverModules: Set<String> = [
+        "WebImageServer", "Hummingbird", "HummingbirdCore", "NIOCore", "NIOPosix", "NIOHTTP1", "Crypto",
+        "ServiceLifecycle", "Prometheus",
+    ]
+
+    @Test func toolLinksNoServerModule() async throws {
+        let tool = try BuildProducts.executable.path
+        let server = try BuildProducts.serveExecutable.path
+        let toolModules = try await onOwnThread { try Self.swiftModules(in: tool, ["--defined-only"], dynamic: false) }
+        let serverModules = try await onOwnThread {
+            try Self.swiftModules(in: server, ["--defined-only"], dynamic: false)
+        }
+        #expect(toolModules.isSuperset(of: ["WebImageCLI", "WebImageCore", "ArgumentParser"]))
+        #expect(toolModules.isDisjoint(with: Self.serverModules))
+        #expect(serverModules.isSuperset(of: Self.serverModules))
+        // BoringSSL's C functions, which swift-crypto links, carry its prefix.
+        let toolSymbols = try await onOwnThread { try ChildProcess.output(of: "/usr/bin/nm", ["-j", tool]) }
+        #expect(!String(decoding: toolSymbols, as: UTF8.self).contains("CCryptoBoringSSL_"))
+    }
+
     /// The modules of the Swift symbols (`$s<length><module>...`) in the dynamic symbol table
-    /// of the library at `path`, as `nm -D` lists them with `options`.
-    static func swiftModules(in path: String, _ options: [String]) throws -> Set<String> {
-        let listing = try ChildProcess.output(of: "/usr/bin/nm", ["-D", "-j"] + options + [path])
+    /// of the library at `path` (the whole symbol table when not `dynamic`), as `nm` lists them
+    /// with `options`.
+    static func swiftModules(in path: String, _ options: [String], dynamic: Bool = true) throws -> Set<String> {
+        let listing = try ChildProcess.output(of: "/usr/bin/nm", (dynamic ? ["-D"] : []) + ["-j"] + options + [path])
         var modules: Set<String> = []
         for line in String(decoding: listing, as: UTF8.self).split(separator: "\n") where line.hasPrefix("$s") {
             let mangled = line.dropFirst(2)

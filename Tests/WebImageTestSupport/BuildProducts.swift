@@ -54,6 +54,11 @@ public enum BuildProducts {
         get throws { try requiredDirectory.appendingPathComponent("webimage-bench") }
     }
 
+    /// The `webimage-serve` executable (`webimage serve` and `webimage sign`).
+    public static var serveExecutable: URL {
+        get throws { try requiredDirectory.appendingPathComponent("webimage-serve") }
+    }
+
     /// A built plugin library, for example `libWebImagePNG.so`.
     public static func library(_ name: String) throws -> URL {
         try requiredDirectory.appendingPathComponent(name)

@@ -11,7 +11,7 @@ import WebImageServer
 struct ServeCommand: PluginHostCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve processed images at imgproxy-style signed URLs.",
+        abstract: ServerCommandSummary.serve,
         discussion: """
             Every setting is also a key of the JSON file of --config and a variable \
             WEBIMAGE_SERVE_<NAME> (upper case, '_' for '-'; lists comma-separated); flags win \

@@ -1,12 +1,13 @@
 import ArgumentParser
-import WebImageCLISupport
 import WebImageCore
 
 /// The decode limits of `webimage convert` and `webimage serve` (defaults and meaning in
 /// ``DecodeOptions``): pixels, bytes, frames, the bytes an animation's frames may hold, and
 /// time. An absent flag is nil: `convert` then takes ``DecodeOptions``'s default, `serve`
 /// leaves the configuration file's, the environment's or the server's default value.
-struct DecodeLimitOptions: ParsableArguments {
+package struct DecodeLimitOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         help: ArgumentHelp(
             "Refuse images with more than this many pixels, 0 for no limit (default \(DecodeOptions.defaultMaxPixelCount)).",
@@ -38,7 +39,7 @@ struct DecodeLimitOptions: ParsableArguments {
     var decodeTimeout: Double?
 
     /// The limits given, by their flag names without `--`; absent flags are left out.
-    var given: [(name: String, value: any CustomStringConvertible)] {
+    package var given: [(name: String, value: any CustomStringConvertible)] {
         let limits: [(String, (any CustomStringConvertible)?)] = [
             ("max-pixels", maxPixels), ("max-bytes", maxBytes), ("max-frames", maxFrames),
             ("max-animation-bytes", maxAnimationBytes), ("decode-timeout", decodeTimeout),
@@ -48,7 +49,7 @@ struct DecodeLimitOptions: ParsableArguments {
 
     /// `options` with these limits, ``DecodeOptions``'s defaults for those not given.
     /// - Throws: ``CLIError`` for a negative value.
-    func apply(to options: DecodeOptions) throws -> DecodeOptions {
+    package func apply(to options: DecodeOptions) throws -> DecodeOptions {
         for (flag, value) in [
             ("--max-pixels", maxPixels), ("--max-bytes", maxBytes), ("--max-frames", maxFrames),
             ("--max-animation-bytes", maxAnimationBytes),

@@ -1,5 +1,5 @@
 import Testing
-import WebImageServer
+import WebImageCore
 import WebImageTestSupport
 
 #if canImport(Glibc)

@@ -8,7 +8,7 @@ import WebImageServer
 struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign",
-        abstract: "Sign an image server path (imgproxy's URL signatures).",
+        abstract: ServerCommandSummary.sign,
         discussion: """
             Prints /SIGNATURE/PATH: SIGNATURE is the URL-safe base64, without padding, of \
             HMAC-SHA256(key, salt + PATH). The key and the salt are hexadecimal, from the flags, \
