@@ -11,7 +11,9 @@ import WebImageTestSupport
 /// body, then close), `/stall` (headers, then nothing until the server stops), `/malformed`
 /// (a status line that is not HTTP), `/bomb` (a gzip body that inflates to 50 MB), `/drip...`
 /// (any path starting so: a 1,000-byte body at 2 bytes a second, one byte every 500 ms, never
-/// idle; ``dripRequests`` counts them). Every connection is served on its own thread;
+/// idle; ``dripRequests`` counts them), `/pieces` (``piecesBody`` as HTTP chunks of 1 byte to
+/// 150 KB, small and large in turn, sent at once: libcurl hands each chunk's data to the
+/// client apart, within one read). Every connection is served on its own thread;
 /// ``stop()`` closes them all.
 final class MisbehavingServer: Sendable {
     let port: Int
@@ -24,6 +26,11 @@ final class MisbehavingServer: Sendable {
     static let bombInflatedSize = 50_000_000
     /// The Content-Length of a `/drip` body.
     static let dripLength = 1000
+
+    /// The sizes of the chunks `/pieces` sends, small and large in turn.
+    static let pieceSizes = [100, 5_000, 150_000, 7, 16_384, 16_385, 80_000, 1, 60_000]
+    /// The body of `/pieces`: byte `i` is `i % 251`.
+    static let piecesBody = (0..<pieceSizes.reduce(0, +)).map { UInt8($0 % 251) }
 
     private let drips = TrackedMutex(0)
     /// Requests for `/drip...` paths received so far.
@@ -101,6 +108,16 @@ final class MisbehavingServer: Sendable {
             send(client, "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 100\r\n\r\n")
             var byte: UInt8 = 0
             _ = recv(client, &byte, 1, 0)  // returns when the server stops or the client leaves
+        case "/pieces":
+            var response = Array(
+                "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            var offset = 0
+            for size in Self.pieceSizes {
+                response += Array("\(String(size, radix: 16))\r\n".utf8) + Self.piecesBody[offset..<(offset + size)]
+                response += Array("\r\n".utf8)
+                offset += size
+            }
+            send(client, response + Array("0\r\n\r\n".utf8))
         case "/malformed":
             send(client, "HTPT/9 nonsense\r\nthis is : not\r\n\r\nbody")
         case "/bomb":

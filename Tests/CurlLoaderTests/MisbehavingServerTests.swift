@@ -27,6 +27,21 @@ extension CurlLoaderTests {
             return (result, elapsed)
         }
 
+        /// A chunked body of chunks from 1 byte to 150 KB, which libcurl hands over in pieces of
+        /// at most 16 KB that the shim gathers: whole and in order, as events and through the
+        /// downloader (which takes the gathered bytes in place).
+        @Test func chunkedBodyArrivesWholeAndInOrder() async throws {
+            let request = LoadRequest(url: server.base + "/pieces")
+            let result = await HangBound.cancelling(after: .seconds(20)) { [loader, request] in
+                await LoadResult.collect(loader, request)
+            }
+            #expect(result.error == nil)
+            #expect(result.body == MisbehavingServer.piecesBody)
+            let downloader = ImageDownloader(loaders: [loader])
+            let download = try await downloader.download(DownloadRequest(url: server.base + "/pieces"))
+            #expect(download.data == MisbehavingServer.piecesBody)
+        }
+
         @Test func droppedConnectionMidBodyIsTruncated() async {
             let (result, _) = await failure("/drop", within: .seconds(5))
             #expect(result.error?.kind == .networkError)
