@@ -10,20 +10,21 @@ import WebImageCLISupport
 struct SiblingExecutable {
     /// The file name, such as `webimage-bench`.
     let name: String
-    /// What it holds that `webimage` does not, for the error when it is missing.
-    let holds: String
+    /// What it does that `webimage` does not, as the error when it is missing says it after
+    /// "which": "links the C reference decoders".
+    let purpose: String
     /// Who needs it, for the error when it is missing: a flag or a command.
     let neededBy: String
 
     /// `webimage-bench`: the benchmarks linked with the plain C reference decoders, run by
     /// `bench decode --reference`.
     static let referenceBenchmark = SiblingExecutable(
-        name: "webimage-bench", holds: "links the C reference decoders", neededBy: "--reference")
+        name: "webimage-bench", purpose: "links the C reference decoders", neededBy: "--reference")
 
     /// `webimage-serve`: the image server (HTTP, TLS, metrics) and its signer, run by
     /// `webimage serve` and `webimage sign` (`command`).
     static func imageServer(for command: String) -> SiblingExecutable {
-        SiblingExecutable(name: "webimage-serve", holds: "holds the image server", neededBy: "webimage \(command)")
+        SiblingExecutable(name: "webimage-serve", purpose: "holds the image server", neededBy: "webimage \(command)")
     }
 
     /// The path next to this executable.
@@ -42,7 +43,7 @@ struct SiblingExecutable {
         guard access(path, X_OK) == 0 else {
             let missing = errno == ENOENT
             throw CLIError(
-                "\(neededBy) needs \(name), which \(holds), next to webimage: "
+                "\(neededBy) needs \(name), which \(purpose), next to webimage: "
                     + "'\(path)' is \(missing ? "not installed" : "not executable") "
                     + "(build it with 'swift build --product \(name)'; 'make install' installs it)")
         }
