@@ -235,7 +235,7 @@ struct GetCommand: PluginHostCommand {
             throw CLIError("cannot write to --output-dir: no coder writes png")
         }
         return try urls.map { url in
-            let urlExtension = OutputFolder.pathExtension(of: OutputFolder.fileName(for: url))
+            let urlExtension = OutputFolder.pathExtension(of: URLFileName.name(for: url))
             let format = coders.encodableFormat(urlExtension)
             let file = try folder.claim(for: url, fileExtension: format == nil ? "png" : urlExtension)
             return GetOutputFile(path: file.path, isNew: true, format: format ?? png)

@@ -11,12 +11,6 @@ import WebImageCLISupport
 /// that was there before the run, nor one given earlier in the run (both get `-2`, `-3`...
 /// before the extension); always directly inside the folder's real path.
 struct OutputFolder {
-    /// The longest name made from a URL, in UTF-8 bytes: 200, which leaves room for a suffix
-    /// and an extension under the 255 bytes of a file name.
-    static let maximumNameBytes = 200
-    /// The name of a URL without a usable last path segment (`http://h/`, `data:`): `index`.
-    static let fallbackName = "index"
-
     /// A file claimed in the folder: its name and the folder's path as the files' paths
     /// start with it.
     struct File: Sendable {
@@ -66,13 +60,13 @@ struct OutputFolder {
         }
     }
 
-    /// The file for `url`: its ``fileName(for:)``, with `fileExtension` (without dot) when
+    /// The file for `url`: its name (``URLFileName``), with `fileExtension` (without dot) when
     /// given and the name does not end in it already, made unique in the run and the folder.
     /// Paths are joined as strings: Foundation's `URL` path operations cost more than the
     /// download of a small file (`fetch` claims one file per URL).
     /// - Throws: ``CLIError`` if the file would not lie directly in the folder (never expected).
     mutating func claim(for url: String, fileExtension: String? = nil) throws -> File {
-        var name = Self.fileName(for: url)
+        var name = URLFileName.name(for: url)
         if let fileExtension, Self.pathExtension(of: name).lowercased() != fileExtension.lowercased() {
             name += "." + fileExtension
         }
@@ -88,47 +82,6 @@ struct OutputFolder {
             throw CLIError("\(claimed) would leave \(path)")
         }
         return File(folder: filesPath, name: claimed)
-    }
-
-    /// A safe file name from the URL's raw last path segment (query and fragment dropped;
-    /// nothing percent-decoded): letters, digits, `.`, `_` and `-` kept, every other character
-    /// (`%`, `/`, controls, spaces...) becomes `_`; cut to ``maximumNameBytes`` on a character
-    /// boundary; ``fallbackName`` when nothing or only dots remain, or the URL has no path.
-    /// The URL is taken apart as UTF-8 bytes (its delimiters are ASCII).
-    static func fileName(for url: String) -> String {
-        var path = url.utf8[...]
-        if let end = path.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
-            path = path[..<end]
-        }
-        let separator = "://".utf8
-        guard let scheme = path.indices.first(where: { path[$0...].starts(with: separator) }) else {
-            return fallbackName  // data: and other opaque URLs
-        }
-        let components = path[path.index(scheme, offsetBy: 3)...].split(separator: UInt8(ascii: "/"))
-        let last = Substring(components.count > 1 ? components.last! : path[path.endIndex...])
-        if last.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
-            // ASCII, the usual case: the same rule byte by byte, without Unicode properties
-            // (CR is left to the loop below: CR LF is one character, one `_`).
-            let bytes = last.utf8.prefix(maximumNameBytes).map { byte -> UInt8 in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                    byte
-                default: UInt8(ascii: "_")
-                }
-            }
-            let name = String(decoding: bytes, as: UTF8.self)
-            return bytes.isEmpty || bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) ? fallbackName : name
-        }
-        var name = ""
-        for character in last {
-            let kept = character.isLetter || character.isNumber || "._-".contains(character)
-            let safe = kept && character.unicodeScalars.allSatisfy { !$0.properties.isDefaultIgnorableCodePoint }
-            let next = safe ? String(character) : "_"
-            guard name.utf8.count + next.utf8.count <= maximumNameBytes else { break }
-            name += next
-        }
-        return name.isEmpty || name.allSatisfy({ $0 == "." }) ? fallbackName : name
     }
 
     /// `name` with `-suffix` before its extension (`photo.png` → `photo-2.png`).
