@@ -220,6 +220,20 @@ import WebImageTestSupport
         #expect(direct.status == 1)
     }
 
+    @Test("an empty body is an empty file, a 3 MB one whole")
+    func emptyAndLargeBodies() async throws {
+        let large = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        let server = try NginxServer(files: ["empty.bin": [], "three-mb.bin": large])
+        let output = try TemporaryDirectory()
+        let result = try await fetch(
+            [server.http + "/static/empty.bin", server.http + "/static/three-mb.bin", "-o", output.path])
+        #expect(result.status == 0)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == ["empty.bin", "three-mb.bin"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output.file("empty.bin"))).isEmpty)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output.file("three-mb.bin")))) == large)
+    }
+
     @Test("--max-time ends a 2-bytes-a-second drip with one error line and no file")
     func maxTimeEndsADrip() async throws {
         let server = try NginxServer()
@@ -231,7 +245,8 @@ import WebImageTestSupport
             result.errorLines == [
                 "error: \(url): timed out: transfer took longer than 1 s (--max-time)"
             ])
-        #expect(!FileManager.default.fileExists(atPath: output.file("slow.bin")))
+        // Nor any temporary file.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == [])
         let negative = try await fetch([url, "--max-time=-1"])
         #expect(negative.status == 64)
         #expect(negative.errorLines.first == "error: --max-time must be from 0 to 86400 seconds")
