@@ -175,6 +175,9 @@ struct ImageManagerPriorityTests {
             try await Self.waitUntil { manager.decodeQueue.load == (1, queued) }
         }
         _ = load("wide.png", Self.high, into: manager)
+        // The join raises wide's queued decode on the request's own task: wait for it before
+        // photo's decode ends and the queue picks the next.
+        try await Self.waitUntil { manager.decodeQueue.nextPriority == .high }
         coder.gate.open()
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value != nil) }
         #expect(coder.gate.order == ["photo.jpg", "wide.png", "other.jpg", "icon.png"])
@@ -197,6 +200,8 @@ struct ImageManagerPriorityTests {
         _ = load("wide.png", Self.low, into: other)
         try await Self.waitUntil { other.decodeQueue.load == (1, 3) }
         leaving.cancel()
+        // icon keeps its low subscriber: its queued decode drops back to low.
+        try await Self.waitUntil { other.decodeQueue.nextPriority == .low }
         second.gate.open()
         for recorder in recorders { #expect(await recorder.wait(for: 1).count == 1) }
         #expect(recorders[2].completions.first?.errorKind == .cancelled)
@@ -305,6 +310,8 @@ struct ImageManagerPriorityTests {
             try await Self.waitUntil { manager.transformQueue.load == (1, queued) }
         }
         _ = load("wide.png", Self.high, into: manager)
+        // As for decodes: the join raises wide's queued transform on the request's own task.
+        try await Self.waitUntil { manager.transformQueue.nextPriority == .high }
         gate.open()
         for recorder in recorders { #expect(await recorder.wait(for: 1).first?.value != nil) }
         #expect(gate.order == ["640x480", "200x100", "320x200", "64x48"])
@@ -324,6 +331,7 @@ struct ImageManagerPriorityTests {
         _ = load("wide.png", Self.low, into: other)
         try await Self.waitUntil { other.transformQueue.load == (1, 3) }
         leaving.cancel()
+        try await Self.waitUntil { other.transformQueue.nextPriority == .low }
         second.open()
         for recorder in recorders { #expect(await recorder.wait(for: 1).count == 1) }
         #expect(recorders[3].completions.first?.value != nil)

@@ -45,6 +45,9 @@ final class WorkQueue: Sendable {
     /// Jobs running and jobs waiting, now.
     var load: (running: Int, queued: Int) { state.withLock { ($0.running, $0.queued.count) } }
 
+    /// The priority of the job that starts next, now; nil when none waits.
+    var nextPriority: ImagePriority? { state.withLock { $0.queued.peekNext()?.priority } }
+
     /// Starts queued jobs while fewer than ``width`` run, one at a time (no list of them is built).
     private func pump() {
         while let job = state.withLock({ state -> (@Sendable () -> Void)? in
