@@ -131,6 +131,16 @@ public final class ImageCache: ImageCaching {
             return ImageCacheResult(image: image, data: nil, cacheType: .memory)
         }
         if options.memoryOnly { return nil }
+        return try await queryDisk(key, memoryKey: memoryKey, options: options)
+    }
+
+    /// The disk half of ``query(_:options:)``: the entry read on the I/O queue, decoded, and
+    /// kept in memory under `memoryKey` unless disk only. Not inlined, so a memory-only
+    /// query's async frame does not carry the decode's values (2.9 KB a request in flight).
+    @inline(never)
+    private func queryDisk(_ key: String, memoryKey: String, options: ImageCacheQuery) async throws
+        -> ImageCacheResult?
+    {
         try Task.checkCancellation()
         let disk = disk
         guard let entry = try await onIOQueue({ try disk.entry(forKey: key) }) else { return nil }

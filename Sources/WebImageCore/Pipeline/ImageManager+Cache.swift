@@ -2,14 +2,22 @@ import FoundationEssentials
 
 /// Cache lookups and stores of the flow, under the plan's keys.
 extension ImageManager {
-    /// A cached image found by ``lookup(_:in:lookupKey:memoryKey:spec:type:relay:)``.
-    struct CacheHit: Sendable {
-        var payload: DecodedPayload
-        var data: Data?
-        var cacheType: ImageCacheType
+    /// A cached image found by ``lookup(_:in:lookupKey:memoryKey:spec:type:relay:)``. A class,
+    /// so the flow's async frames hold a reference where they held 233 bytes in each slot.
+    final class CacheHit: Sendable {
+        let payload: DecodedPayload
+        let data: Data?
+        let cacheType: ImageCacheType
         /// The validators and freshness stored with a disk entry; nil for a memory hit or an
         /// entry stored without them.
-        var record: CacheValidators?
+        let record: CacheValidators?
+
+        init(payload: DecodedPayload, data: Data?, cacheType: ImageCacheType, record: CacheValidators? = nil) {
+            self.payload = payload
+            self.data = data
+            self.cacheType = cacheType
+            self.record = record
+        }
     }
 
     /// True when ``ImageManagerOptions/revalidateStale`` must revalidate `hit` before it is
@@ -30,6 +38,7 @@ extension ImageManager {
     /// else the bytes under `lookupKey` on disk (``ImageCaching/diskEntry(forKey:)``) decoded as
     /// `spec` says, then kept in memory when `type` includes it; nil for a miss. Disk bytes no
     /// coder decodes are a miss.
+    @inline(never)
     func lookup(
         _ plan: ImageRequestPlan, in cache: any ImageCaching, lookupKey: String, memoryKey: String,
         spec: ImageRequestPlan.DecodeSpec, type: ImageCacheType, relay: PriorityRelay
@@ -118,6 +127,7 @@ extension ImageManager {
     /// cache's background store (``ImageCaching/storeInBackground(bytes:extendedData:forKey:completion:)``;
     /// an ``ImageCache`` queues them on its I/O queue without a copy) and counted as background
     /// work until written; otherwise the write is awaited.
+    @inline(never)
     func storeOriginal(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) async {
         let transforming = !plan.chain.isEmpty
         guard let baseKey = plan.baseKey, let originalKey = plan.originalKey,
@@ -160,6 +170,7 @@ extension ImageManager {
     /// Stores the validators of a stale disk copy renewed by a 304 answer with `headers`
     /// (``CacheValidators/renewed(by:at:)``), with the copy's bytes, under the base key of
     /// `cache`, so the copy is fresh again; in the background unless ``ImageManagerOptions/waitStoreCache``.
+    @inline(never)
     func renew(_ plan: ImageRequestPlan, _ hit: CacheHit, in cache: any ImageCaching, headers: HTTPHeaders?) async {
         guard let baseKey = plan.baseKey, let data = hit.data, let record = hit.record else { return }
         let extendedData = record.renewed(by: headers, at: Date().timeIntervalSince1970).extendedData
@@ -180,6 +191,7 @@ extension ImageManager {
     /// Stores a transformed image under the final key in the store cache type, encoded for
     /// disk with the serializer, else the context's encode options, else by the cache itself
     /// (``ImageCaching/store(_:data:forKey:cacheType:)`` without data; ``ImageCache/encode(_:)``).
+    @inline(never)
     func storeTransformed(_ plan: ImageRequestPlan, image: DecodedImage) async {
         guard let key = plan.finalKey, let cache = plan.cache else { return }
         let type = plan.storeCacheType

@@ -2,6 +2,12 @@ import FoundationEssentials
 
 /// The flow of one (shared) request: query the caches, decide whether to download, download,
 /// decode, transform, store, complete (issue 13's steps 1-8).
+///
+/// A request in flight holds the async frames of the flow and of the step it waits in, and
+/// the compiler gives every value in a frame a slot of its own for the frame's whole life. So
+/// the steps the flow awaits (here and in the cache and stage files) are `@inline(never)`: an
+/// inlined step's values would stay in the flow's frame while it waits for its download.
+/// docs/performance.md ("Memory a request in flight holds") has the sizes.
 extension ImageManager {
     /// Starts the shared run of `plan` for `work`; it ends with `.finished`.
     func start(_ plan: ImageRequestPlan, work: SharedWork<ImageResult>) {
@@ -129,6 +135,7 @@ extension ImageManager {
 
     /// Step 1: the transformed image in the cache, else the original in the original cache
     /// (transformed now), unless the plan loads from the loader only.
+    @inline(never)
     private func queryCaches(
         _ plan: ImageRequestPlan, work: SharedWork<ImageResult>, relay: PriorityRelay, started: ContinuousClock.Instant,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
@@ -179,6 +186,7 @@ extension ImageManager {
     }
 
     /// Runs the stores now (``ImageManagerOptions/waitStoreCache``) or in the background.
+    @inline(never)
     func store(_ plan: ImageRequestPlan, _ body: @escaping @Sendable () async -> Void) async {
         if plan.options.contains(.waitStoreCache) {
             await body()
@@ -189,6 +197,7 @@ extension ImageManager {
 
     /// The result of the cached original `hit` found in `cache`: itself without a transformer,
     /// else transformed (and the transformed image stored under the final key).
+    @inline(never)
     private func resultOfCachedOriginal(
         _ plan: ImageRequestPlan, hit: CacheHit, cache: any ImageCaching, started: ContinuousClock.Instant,
         relay: PriorityRelay, forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void

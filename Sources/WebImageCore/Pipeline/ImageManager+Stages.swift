@@ -81,6 +81,7 @@ extension ImageManager {
 
     /// The decoded download: one decode per (download, decode settings); partial images while
     /// it arrives with ``ImageManagerOptions/progressiveLoad``.
+    @inline(never)
     func decoded(
         _ plan: ImageRequestPlan, validators: CacheValidators?, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void
@@ -115,6 +116,7 @@ extension ImageManager {
 
     /// Cached bytes decoded as the key's decode settings say: one decode per key (cache, cache
     /// key, decode settings; ``ImageRequestPlan/cachedDecodeKey(cache:key:spec:)``).
+    @inline(never)
     func decodedCachedBytes(
         _ bytes: [UInt8], key: ImageRequestKeys.Decode, plan: ImageRequestPlan, relay: PriorityRelay
     ) async throws(ImageManagerError) -> DecodedPayload? {
@@ -183,6 +185,7 @@ extension ImageManager {
 
     /// The image after the first `count` transformers of the chain: one transform per (input,
     /// chain prefix), so `[a, b, c]` waits for (or joins) `[a, b]`.
+    @inline(never)
     func transformed(
         _ plan: ImageRequestPlan, count: Int, source: TransformSource, relay: PriorityRelay,
         forward: @escaping @Sendable (WorkEvent<DecodedPayload>) -> Void

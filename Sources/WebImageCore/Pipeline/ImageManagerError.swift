@@ -30,9 +30,45 @@ public struct ImageManagerError: Error, Sendable, CustomStringConvertible {
     /// The URL of the request that failed, as given; nil when the failure is about no URL
     /// (an unknown option). ``description`` names it, ``reason`` does not.
     public var url: String?
-    public var loadingError: ImageLoadingError?
-    public var codingError: ImageCodingError?
-    public var transformError: ImageTransformError?
+    public var loadingError: ImageLoadingError? {
+        get { stageErrors?.fields.loading }
+        set { changeStageErrors { $0.loading = newValue } }
+    }
+    public var codingError: ImageCodingError? {
+        get { stageErrors?.fields.coding }
+        set { changeStageErrors { $0.coding = newValue } }
+    }
+    public var transformError: ImageTransformError? {
+        get { stageErrors?.fields.transform }
+        set { changeStageErrors { $0.transform = newValue } }
+    }
+
+    /// The stage's own errors, boxed: every `try await` of the pipeline keeps a slot for its
+    /// error in the async frame, so the error is kept small (48 bytes, not 144). Nil when
+    /// there are none.
+    private var stageErrors: StageErrors?
+
+    private struct StageErrorFields: Sendable {
+        var loading: ImageLoadingError?
+        var coding: ImageCodingError?
+        var transform: ImageTransformError?
+    }
+
+    private indirect enum StageErrors: Sendable {
+        case boxed(StageErrorFields)
+
+        var fields: StageErrorFields {
+            switch self {
+            case .boxed(let fields): fields
+            }
+        }
+    }
+
+    private mutating func changeStageErrors(_ change: (inout StageErrorFields) -> Void) {
+        var fields = stageErrors?.fields ?? StageErrorFields()
+        change(&fields)
+        stageErrors = .boxed(fields)
+    }
 
     public init(_ kind: Kind, _ message: String, url: String? = nil) {
         self.kind = kind
