@@ -4,8 +4,9 @@
 # storing cost almost nothing and what is left is the pipeline. Per round, `webimage-bench
 # manager pipeline` runs its sides one after the other in one process (decode alone, by hand,
 # the manager storing on disk only, ...); the overhead of a round is (manager's CPU - by hand's
-# CPU) / images, in µs. Prints every round, then the min / median / max over the rounds and the
-# load average.
+# CPU) / images, in µs. Prints every round, then the peak RSS of by hand and of the manager each
+# run alone (every request in flight at once: what a request holds until it completes), then the
+# min / median / max over the rounds and the load average.
 #
 #   sh Tests/Benchmarks/manager-overhead-bench.sh [ROUNDS] [IMAGES]     (default 5 rounds, 4,000 images)
 #   PREFIX=/opt/webimage sh Tests/Benchmarks/manager-overhead-bench.sh  (an installed webimage)
@@ -63,7 +64,7 @@ done >"$work/urls.txt"
 export WEBIMAGE_PLUGIN_PATH="$work/plugins"
 
 python3 - "$bench" "$work" "$nginx_pid" "$rounds" "$images" "$caches" <<'PY'
-import json, shutil, statistics, subprocess, sys
+import json, os, shutil, statistics, subprocess, sys
 bench, work, server, rounds, images, caches = (
     sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6])
 overheads, ratios = [], []
@@ -84,6 +85,21 @@ for round in range(1, rounds + 1):
     print(f"round {round} (load {load}): by hand {by_hand['wall']:.3f} s (CPU {by_hand['cpu']:.3f}), "
           f"manager, disk only {manager['wall']:.3f} s (CPU {manager['cpu']:.3f}): "
           f"{overhead:.1f} µs of CPU an image above by hand")
+# The memory a request in flight holds: each side alone in a process of its own, every
+# request started at once (the manager's) or every download (by hand's); peak RSS from wait4.
+peaks = {}
+for side in ("by-hand", "manager-disk"):
+    child = subprocess.Popen(
+        [bench, "manager", "pipeline", "--urls", f"{work}/urls.txt", "--files", f"{work}/www/png",
+         "--threads", "2", "--rounds", "1", "--isolation", "none", "--only", side,
+         "--cache-dir", f"{caches}/peak-{side}", "--json"], stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        sys.exit(f"{side} alone failed")
+    peaks[side] = usage.ru_maxrss / 1024
+print(f"peak RSS, each side alone: by hand {peaks['by-hand']:.1f} MiB, manager (disk only) "
+      f"{peaks['manager-disk']:.1f} MiB: {(peaks['manager-disk'] - peaks['by-hand']) * 1024 / images:.1f} KiB "
+      f"a request above by hand")
 print(f"== {images} images, {rounds} rounds (min / median / max)")
 for label, values, unit in (("manager's CPU an image above by hand (goal <= 40 µs, issue #24)", overheads, " µs"),
                             ("manager / by hand, wall", ratios, "")):
