@@ -36,7 +36,9 @@ public struct ImageServer: Sendable {
                 }
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: Self.serverName),
-            onServerRunning: { channel in
+            onServerRunning: { [service] channel in
+                // Listening now: the port's reservation has done its work.
+                service.listenReservation.release()
                 let address = channel.localAddress
                 let shown = address?.ipAddress.map { ip in ip.contains(":") ? "[\(ip)]" : ip } ?? host
                 onListening("\(shown):\(address?.port ?? port)")

@@ -30,32 +30,35 @@ struct ListenAddress: Sendable, Equatable {
     /// `HOST:PORT` again, IPv6 hosts in brackets.
     var text: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
-    /// This address with port 0 replaced by a port free now.
+    /// This address with port 0 replaced by a port free now, and that port held
+    /// (``PortReservation``) until the server listens on it.
     ///
-    /// The port is reserved by binding it and released before the server binds it again, so
-    /// it is taken below the kernel's ephemeral range (`net.ipv4.ip_local_port_range`, 32768
-    /// to 60999 by default) where it can be: a port from that range may be taken in between
-    /// as the local port of any outgoing connection on the machine, and the server's bind
-    /// would then fail. It is one of 32 random ports from 10000 up to that range, the first
-    /// free one; else the kernel's pick.
+    /// The port is taken below the kernel's ephemeral range (`net.ipv4.ip_local_port_range`,
+    /// 32768 to 60999 by default) where it can be: a port from that range may be taken as the
+    /// local port of any outgoing connection on the machine before the server binds it. It is
+    /// one of 32 random ports from 10000 up to that range, the first free one; else the kernel's
+    /// pick. The reservation's socket stays bound, so another process looking for a free port
+    /// the same way (another `webimage serve` starting at the same moment) finds it taken; it
+    /// allows the server's own bind (both sockets reuse the address, and it never listens).
     /// - Throws: ``ImageServerConfigurationError`` when the host is no IP address or cannot be bound.
-    func reservingPort() throws(ImageServerConfigurationError) -> ListenAddress {
-        guard port == 0 else { return self }
+    func reservingPort() throws(ImageServerConfigurationError) -> PortReservation {
+        guard port == 0 else { return PortReservation(address: self, descriptor: nil) }
         let ephemeralStart = Self.ephemeralPortRange()?.lowerBound ?? 32_768
         let candidates = ephemeralStart > 10_100 ? (0..<32).map { _ in Int.random(in: 10_000..<ephemeralStart) } : []
         for candidate in candidates + [0] {
-            if let free = try bound(port: candidate) {
+            if let (free, descriptor) = try bound(port: candidate) {
                 var reserved = self
                 reserved.port = free
-                return reserved
+                return PortReservation(address: reserved, descriptor: descriptor)
             }
         }
         throw ImageServerConfigurationError("listen: cannot bind \(text)")
     }
 
-    /// The port that binding this host's `port` gives (the kernel's pick for 0), released at
-    /// once; nil when it is taken.
-    private func bound(port: Int) throws(ImageServerConfigurationError) -> Int? {
+    /// The port that binding this host's `port` gives (the kernel's pick for 0) and the socket
+    /// bound to it, which then allows other sockets that reuse the address; nil when the port
+    /// is taken (bound by any socket, reserved or listening).
+    private func bound(port: Int) throws(ImageServerConfigurationError) -> (port: Int, descriptor: Int32)? {
         var storage = sockaddr_storage()
         let isIPv6 = host.contains(":")
         let family = isIPv6 ? AF_INET6 : AF_INET
@@ -74,17 +77,23 @@ struct ListenAddress: Sendable, Equatable {
         }
         let socketFD = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw ImageServerConfigurationError("listen: no socket for \(host)") }
-        defer { close(socketFD) }
         var boundLength = socklen_t(length)
+        // Bound without SO_REUSEADDR first: that fails while any socket holds the port.
         let bound = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(socketFD, $0, socklen_t(length)) == 0 && getsockname(socketFD, $0, &boundLength) == 0
             }
         }
-        guard bound else { return nil }
-        return withUnsafePointer(to: &storage) {
+        var reuse: Int32 = 1
+        guard bound, setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else {
+            close(socketFD)
+            return nil
+        }
+        let boundPort = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
         }
+        return (boundPort, socketFD)
     }
 
     /// The kernel's range of ephemeral ports; nil when it cannot be read.

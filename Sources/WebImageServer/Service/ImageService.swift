@@ -29,15 +29,21 @@ public final class ImageService: Sendable {
     let cacheControl: String
     let logger: Logger
 
+    /// The free port chosen for a listen port of 0, held until the server listens there
+    /// (``ImageServer/run(onListening:)`` releases it).
+    let listenReservation: PortReservation
+
     /// A service over the plugins of `host`, set up by `configuration`; a listen port of 0 is
-    /// replaced by a free port here (``configuration`` has it), so the guard knows its own address.
+    /// replaced by a free port here (``configuration`` has it, ``listenReservation`` holds
+    /// it), so the guard knows its own address.
     /// - Throws: ``ImageServerConfigurationError`` for a setting that cannot be used (no key
     ///   without `allow-unsigned`, an odd key, a bad preset) or a plugin or cache that cannot be opened.
     public init(configuration: ImageServerConfiguration, host: PluginHost, logger: Logger)
         throws(ImageServerConfigurationError)
     {
         var configuration = configuration
-        configuration.listen = try ListenAddress(configuration.listen).reservingPort().text
+        listenReservation = try ListenAddress(configuration.listen).reservingPort()
+        configuration.listen = listenReservation.address.text
         self.configuration = configuration
         cacheControl = "public, max-age=\(configuration.cacheControlMaxAge)"
         self.host = host
