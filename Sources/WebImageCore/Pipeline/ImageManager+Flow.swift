@@ -7,7 +7,7 @@ import FoundationEssentials
 /// the compiler gives every value in a frame a slot of its own for the frame's whole life. So
 /// the steps the flow awaits (here and in the cache and stage files) are `@inline(never)`: an
 /// inlined step's values would stay in the flow's frame while it waits for its download.
-/// docs/performance.md ("Memory a request in flight holds") has the sizes.
+/// docs/performance.md (the image manager, run 13) has the sizes.
 extension ImageManager {
     /// Starts the shared run of `plan` for `work`; it ends with `.finished`.
     func start(_ plan: ImageRequestPlan, work: SharedWork<ImageResult>) {

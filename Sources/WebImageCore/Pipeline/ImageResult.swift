@@ -4,7 +4,7 @@ import FoundationEssentials
 ///
 /// Its fields live in one shared, copy-on-write box, so the value is one reference wide: a
 /// request's async frames hold several results, errors and cache hits at once (the compiler
-/// does not overlap their slots), and at 296 bytes a result was much of the 30 KB a request in
+/// does not overlap their slots), and at 296 bytes a result was much of the 34 KB a request in
 /// flight held.
 public struct ImageResult: Sendable {
     /// The decoded image; nil only with ``ImageManagerOptions/avoidDecodeImage``.
