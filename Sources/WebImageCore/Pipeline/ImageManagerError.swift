@@ -31,43 +31,33 @@ public struct ImageManagerError: Error, Sendable, CustomStringConvertible {
     /// (an unknown option). ``description`` names it, ``reason`` does not.
     public var url: String?
     public var loadingError: ImageLoadingError? {
-        get { stageErrors?.fields.loading }
+        get { stageErrors?.value.loading }
         set { changeStageErrors { $0.loading = newValue } }
     }
     public var codingError: ImageCodingError? {
-        get { stageErrors?.fields.coding }
+        get { stageErrors?.value.coding }
         set { changeStageErrors { $0.coding = newValue } }
     }
     public var transformError: ImageTransformError? {
-        get { stageErrors?.fields.transform }
+        get { stageErrors?.value.transform }
         set { changeStageErrors { $0.transform = newValue } }
     }
 
-    /// The stage's own errors, boxed: every `try await` of the pipeline keeps a slot for its
-    /// error in the async frame, so the error is kept small (48 bytes, not 144). Nil when
+    /// The stage's own errors, out of line: every `try await` of the pipeline keeps a slot for
+    /// its error in the async frame, so the error is kept small (48 bytes, not 144). Nil when
     /// there are none.
-    private var stageErrors: StageErrors?
+    private var stageErrors: OutOfLine<StageErrors>?
 
-    private struct StageErrorFields: Sendable {
+    private struct StageErrors: Sendable {
         var loading: ImageLoadingError?
         var coding: ImageCodingError?
         var transform: ImageTransformError?
     }
 
-    private indirect enum StageErrors: Sendable {
-        case boxed(StageErrorFields)
-
-        var fields: StageErrorFields {
-            switch self {
-            case .boxed(let fields): fields
-            }
-        }
-    }
-
-    private mutating func changeStageErrors(_ change: (inout StageErrorFields) -> Void) {
-        var fields = stageErrors?.fields ?? StageErrorFields()
-        change(&fields)
-        stageErrors = .boxed(fields)
+    private mutating func changeStageErrors(_ change: (inout StageErrors) -> Void) {
+        var errors = stageErrors?.value ?? StageErrors()
+        change(&errors)
+        stageErrors = OutOfLine(errors)
     }
 
     public init(_ kind: Kind, _ message: String, url: String? = nil) {

@@ -2,56 +2,56 @@ import FoundationEssentials
 
 /// What a finished request delivers.
 ///
-/// Its fields live in one shared, copy-on-write box, so the value is one reference wide: a
+/// Its fields are kept out of line (``OutOfLine``), so the value is one reference wide: a
 /// request's async frames hold several results, errors and cache hits at once (the compiler
 /// does not overlap their slots), and at 296 bytes a result was much of the 34 KB a request in
 /// flight held.
 public struct ImageResult: Sendable {
     /// The decoded image; nil only with ``ImageManagerOptions/avoidDecodeImage``.
     public var image: DecodedImage? {
-        get { fields.image }
-        set { mutableFields.image = newValue }
+        get { fields.value.image }
+        set { fields.value.image = newValue }
     }
     /// Every frame, with ``ImageManagerOptions/preloadAllFrames`` and an animated image.
     public var animation: DecodedAnimation? {
-        get { fields.animation }
-        set { mutableFields.animation = newValue }
+        get { fields.value.animation }
+        set { fields.value.animation = newValue }
     }
     /// The encoded bytes the image came from: downloaded or read from disk; nil for memory
     /// hits (unless ``ImageManagerOptions/queryMemoryData``), thumbnails and transformed images.
     public var data: Data? {
-        get { fields.data }
-        set { mutableFields.data = newValue }
+        get { fields.value.data }
+        set { fields.value.data = newValue }
     }
     /// Where it came from: `.none` (downloaded by the loader, SDWebImage's name; the CLI's
     /// "from the network"), `.memory` or `.disk`.
     public var cacheType: ImageCacheType {
-        get { fields.cacheType }
-        set { mutableFields.cacheType = newValue }
+        get { fields.value.cacheType }
+        set { fields.value.cacheType = newValue }
     }
     public var url: URL {
-        get { fields.url }
-        set { mutableFields.url = newValue }
+        get { fields.value.url }
+        set { fields.value.url = newValue }
     }
     /// The cache key of the result (thumbnail and transformer keys included); nil when the
     /// cache key filter gave none.
     public var cacheKey: String? {
-        get { fields.cacheKey }
-        set { mutableFields.cacheKey = newValue }
+        get { fields.value.cacheKey }
+        set { fields.value.cacheKey = newValue }
     }
     /// The scale factor (``ImageContext/scaleFactor``, default 1).
     public var scale: Double {
-        get { fields.scale }
-        set { mutableFields.scale = newValue }
+        get { fields.value.scale }
+        set { fields.value.scale = newValue }
     }
     /// Frames in the source (1 for a still image or with first-frame-only decoding); 0 when unknown.
     public var frameCount: Int {
-        get { fields.frameCount }
-        set { mutableFields.frameCount = newValue }
+        get { fields.value.frameCount }
+        set { fields.value.frameCount = newValue }
     }
     public var metrics: ImageMetrics {
-        get { fields.metrics }
-        set { mutableFields.metrics = newValue }
+        get { fields.value.metrics }
+        set { fields.value.metrics = newValue }
     }
     /// The encoded bytes of an animated source (more than one frame), whatever thumbnail or
     /// transformer the image went through, so every frame can be decoded again
@@ -60,33 +60,23 @@ public struct ImageResult: Sendable {
     /// from disk. Nil for a still image, for an image decoded from a transformed entry, and
     /// for a memory hit (unless ``ImageManagerOptions/queryMemoryData`` finds the original on disk).
     public var animatedImageData: Data? {
-        get { fields.animatedImageData }
-        set { mutableFields.animatedImageData = newValue }
+        get { fields.value.animatedImageData }
+        set { fields.value.animatedImageData = newValue }
     }
 
     init(
         image: DecodedImage?, animation: DecodedAnimation?, data: Data?, cacheType: ImageCacheType, url: URL,
         cacheKey: String?, scale: Double, frameCount: Int, metrics: ImageMetrics, animatedImageData: Data? = nil
     ) {
-        fields = Fields(
-            image: image, animation: animation, data: data, cacheType: cacheType, url: url, cacheKey: cacheKey,
-            scale: scale, frameCount: frameCount, metrics: metrics, animatedImageData: animatedImageData)
+        fields = OutOfLine(
+            Fields(
+                image: image, animation: animation, data: data, cacheType: cacheType, url: url, cacheKey: cacheKey,
+                scale: scale, frameCount: frameCount, metrics: metrics, animatedImageData: animatedImageData))
     }
 
-    /// The box; shared between copies until one of them changes a field.
-    private var fields: Fields
+    private var fields: OutOfLine<Fields>
 
-    /// The box, copied first when another value shares it.
-    private var mutableFields: Fields {
-        mutating get {
-            if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
-            return fields
-        }
-    }
-
-    /// The fields of a result. Changed only through a value that holds the only reference
-    /// (``mutableFields``), so sharing it between threads is safe.
-    private final class Fields: @unchecked Sendable {
+    private struct Fields: Sendable {
         var image: DecodedImage?
         var animation: DecodedAnimation?
         var data: Data?
@@ -97,28 +87,6 @@ public struct ImageResult: Sendable {
         var frameCount: Int
         var metrics: ImageMetrics
         var animatedImageData: Data?
-
-        init(
-            image: DecodedImage?, animation: DecodedAnimation?, data: Data?, cacheType: ImageCacheType, url: URL,
-            cacheKey: String?, scale: Double, frameCount: Int, metrics: ImageMetrics, animatedImageData: Data?
-        ) {
-            self.image = image
-            self.animation = animation
-            self.data = data
-            self.cacheType = cacheType
-            self.url = url
-            self.cacheKey = cacheKey
-            self.scale = scale
-            self.frameCount = frameCount
-            self.metrics = metrics
-            self.animatedImageData = animatedImageData
-        }
-
-        func copy() -> Fields {
-            Fields(
-                image: image, animation: animation, data: data, cacheType: cacheType, url: url, cacheKey: cacheKey,
-                scale: scale, frameCount: frameCount, metrics: metrics, animatedImageData: animatedImageData)
-        }
     }
 }
 
@@ -128,23 +96,14 @@ public struct ImageMetrics: Sendable {
     public var total: Duration = .zero
     /// The transfer's metrics, when the image was downloaded.
     public var load: LoadMetrics? {
-        get {
-            switch boxedLoad {
-            case .some(.boxed(let metrics)): metrics
-            case nil: nil
-            }
-        }
-        set { boxedLoad = newValue.map { .boxed($0) } }
+        get { boxedLoad?.value }
+        set { boxedLoad = newValue.map(OutOfLine.init) }
     }
 
-    /// ``load``, boxed: metrics travel in every result and event of a request, and the 112
-    /// bytes of a transfer's metrics took a slot of their own in each of the pipeline's async
-    /// frames that held one.
-    private var boxedLoad: BoxedLoadMetrics?
-
-    private indirect enum BoxedLoadMetrics: Sendable {
-        case boxed(LoadMetrics)
-    }
+    /// ``load`` out of line: metrics travel in every result and event of a request, and the
+    /// 112 bytes of a transfer's metrics took a slot of their own in each of the pipeline's
+    /// async frames that held one.
+    private var boxedLoad: OutOfLine<LoadMetrics>?
     /// True when this request shared a download, decode or transform with another.
     public var coalesced = false
     /// What the revalidation of a stale cached copy found (``ImageManagerOptions/revalidateStale``);
