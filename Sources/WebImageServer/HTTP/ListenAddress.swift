@@ -75,7 +75,8 @@ struct ListenAddress: Sendable, Equatable {
         withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = UInt16(port).bigEndian }
         }
-        let socketFD = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        // Closed on exec: the reservation must not follow a plugin worker started meanwhile.
+        let socketFD = socket(family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard socketFD >= 0 else { throw ImageServerConfigurationError("listen: no socket for \(host)") }
         var boundLength = socklen_t(length)
         // Bound without SO_REUSEADDR first: that fails while any socket holds the port.

@@ -22,8 +22,8 @@ final class PortReservation: Sendable {
         if let socketFD = descriptor.withLock({ $0.take() }) { close(socketFD) }
     }
 
-    /// True while the port is held.
-    var isHeld: Bool { descriptor.withLock { $0 != nil } }
+    /// The reserving socket while the port is held, else nil.
+    var heldDescriptor: Int32? { descriptor.withLock { $0 } }
 
     deinit { release() }
 }
