@@ -237,6 +237,9 @@ public final class NginxServer: @unchecked Sendable {
                     limit_rate 20k;
                     limit_rate_after 0;
                     # `?rate=N` sets another rate (bytes per second), to keep a transfer open longer.
+                    # nginx counts whole seconds from the request's start: N bytes may go at once,
+                    # and 2N by the next tick of the clock, so a body of B bytes takes at least
+                    # ceil(B / N) - 2 seconds.
                     if ($arg_rate != "") { set $limit_rate $arg_rate; }
                     # A resumed (ranged) request comes at full speed.
                     if ($http_range != "") { set $limit_rate 0; }
