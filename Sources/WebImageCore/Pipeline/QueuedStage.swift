@@ -26,7 +26,15 @@ final class QueuedStage<Input: Sendable>: Sendable {
     private let progressive: ProgressiveDecoder?
     private let release: (@Sendable (Input) -> Void)?
     private let job: Job
-    private let state = TrackedMutex(State())
+    /// The lock of ``unlockedState``, of a concrete type (``SharedWork``'s lock says why).
+    private let lock = TrackedMutex(())
+    /// Read and written only in ``withState(_:)``, under ``lock``.
+    nonisolated(unsafe) private var unlockedState = State()
+
+    /// Runs `body` on the state under the lock.
+    private func withState<Result>(_ body: (inout State) -> sending Result) -> sending Result {
+        lock.withLock { _ in body(&unlockedState) }
+    }
 
     /// - Parameters:
     ///   - work: the work this stage finishes; its cancel and priority handlers are the stage's.
@@ -53,7 +61,7 @@ final class QueuedStage<Input: Sendable>: Sendable {
     ) {
         let subscription = inputs.subscribe(
             key: key, priority: work.priority, handler: { [self] event in received(event) }, start: startInput)
-        let cancelled = state.withLock { state -> Bool in
+        let cancelled = withState { state -> Bool in
             state.subscription = subscription
             return state.cancelled
         }
@@ -64,7 +72,7 @@ final class QueuedStage<Input: Sendable>: Sendable {
     func start(with input: Input) { queueJob(input) }
 
     private func cancel() {
-        let (subscription, ticket, releaseQueued) = state.withLock { state in
+        let (subscription, ticket, releaseQueued) = withState { state in
             state.cancelled = true
             return (state.subscription, state.ticket, state.releaseQueued)
         }
@@ -74,7 +82,7 @@ final class QueuedStage<Input: Sendable>: Sendable {
     }
 
     private func setPriority(_ priority: ImagePriority) {
-        let (subscription, ticket) = state.withLock { ($0.subscription, $0.ticket) }
+        let (subscription, ticket) = withState { ($0.subscription, $0.ticket) }
         subscription?.setPriority(priority)
         ticket?.setPriority(priority)
     }
@@ -104,11 +112,11 @@ final class QueuedStage<Input: Sendable>: Sendable {
         let ticket = queue.enqueue(priority: work.priority) { [self] in
             // The job starts: its input no longer waits (the next download may start).
             release?()
-            guard !state.withLock({ $0.cancelled }) else { return }
+            guard !withState({ $0.cancelled }) else { return }
             let result = Result { () throws(ImageManagerError) in try job(input) }
             work.send(.finished(result.map { $0 }))
         }
-        let cancelled = state.withLock { state -> Bool in
+        let cancelled = withState { state -> Bool in
             state.ticket = ticket
             state.releaseQueued = release
             return state.cancelled

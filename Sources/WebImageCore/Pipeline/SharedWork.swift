@@ -64,7 +64,19 @@ final class SharedWork<Value: Sendable>: Sendable {
         let intermediate: Value?
     }
 
-    private let state = TrackedMutex(State())
+    /// The lock of ``unlockedState``. Not a `TrackedMutex<State>`: this class is generic, and
+    /// the deinit of a generic class is never specialized, so destroying a
+    /// `TrackedMutex<State>` looked up the metadata of `TrackedMutex<State>`, `Mutex<State>`
+    /// and its cell at run time, each a hash-table search (docs/performance.md, run 14). A
+    /// lock of a concrete type needs none. The same in `QueuedStage`.
+    private let lock = TrackedMutex(())
+    /// Read and written only in ``withState(_:)``, under ``lock``.
+    nonisolated(unsafe) private var unlockedState = State()
+
+    /// Runs `body` on the state under the lock.
+    private func withState<Result>(_ body: (inout State) -> sending Result) -> sending Result {
+        lock.withLock { _ in body(&unlockedState) }
+    }
     private let unregister: @Sendable (SharedWork<Value>) -> Void
 
     /// - Parameter unregister: called once when the work ends, to remove it from its registry.
@@ -73,10 +85,10 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// The highest priority of the current subscribers.
-    var priority: ImagePriority { state.withLock { $0.priority } }
+    var priority: ImagePriority { withState { $0.priority } }
 
     /// True once more than one subscriber joined.
-    var isShared: Bool { state.withLock { $0.subscriberCount > 1 } }
+    var isShared: Bool { withState { $0.subscriberCount > 1 } }
 
     /// Sets what cancels the work and what changes its priority. When the last subscriber
     /// left first, `cancel` runs at once; when the work already finished (a transfer that
@@ -85,7 +97,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     func setHandlers(
         cancel: (@Sendable () -> Void)?, priority: (@Sendable (ImagePriority) -> Void)? = nil
     ) {
-        let cancelNow = state.withLock { state -> Bool in
+        let cancelNow = withState { state -> Bool in
             guard !state.finished else { return state.cancelled }
             state.onCancel = cancel
             state.onPriority = priority
@@ -96,7 +108,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Adds a subscriber; nil when the work already finished (start a new one).
     func add(priority: ImagePriority, handler: @escaping Handler) -> Int? {
-        let (id, replay, raise) = state.withLock {
+        let (id, replay, raise) = withState {
             state -> (Int?, Value?, (@Sendable (ImagePriority) -> Void, ImagePriority)?) in
             guard !state.finished else { return (nil, nil, nil) }
             let id = state.nextID
@@ -124,7 +136,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Changes one subscriber's priority; the work follows the highest.
     func setPriority(_ priority: ImagePriority, of id: Int) {
-        let change = state.withLock {
+        let change = withState {
             state -> (@Sendable (ImagePriority) -> Void, ImagePriority)? in
             guard let index = state.subscribers.firstIndex(where: { $0.id == id }) else { return nil }
             state.subscribers[index].priority = priority
@@ -135,7 +147,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Removes a subscriber (it gets no more events); the last one leaving cancels the work.
     func remove(_ id: Int) {
-        let (released, change) = state.withLock {
+        let (released, change) = withState {
             state -> (Released?, (@Sendable (ImagePriority) -> Void, ImagePriority)?) in
             guard let index = state.subscribers.firstIndex(where: { $0.id == id }), !state.finished else {
                 return (nil, nil)
@@ -155,7 +167,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Reports `event` to every subscriber; `.finished` ends the work (later events are dropped).
     func send(_ event: WorkEvent<Value>) {
-        let (subscribers, _) = state.withLock { state -> ([Subscriber], Released?) in
+        let (subscribers, _) = withState { state -> ([Subscriber], Released?) in
             guard !state.finished else { return ([], nil) }
             if case .finished = event {
                 let subscribers = state.subscribers
@@ -168,7 +180,7 @@ final class SharedWork<Value: Sendable>: Sendable {
         for subscriber in subscribers { subscriber.handler(event) }
     }
 
-    var isFinished: Bool { state.withLock { $0.finished } }
+    var isFinished: Bool { withState { $0.finished } }
 }
 
 /// The shared works of one stage by key (``ImageRequestKeys``): a subscriber joins the running
