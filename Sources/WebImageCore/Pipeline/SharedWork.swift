@@ -188,8 +188,11 @@ final class SharedWork<Value: Sendable>: Sendable {
 final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// A key with its hash value, computed once: the lookups, the insert, the removal and the
     /// table's growth hash one integer instead of every field of the key (an image key holds
-    /// the URL and the cache key twice over, its stages' keys nested).
-    private struct HashedKey: Hashable, Sendable {
+    /// the URL and the cache key twice over, its stages' keys nested). A class: the table, the
+    /// work's removal and the lookups each held a copy of the key, and copying a key copies
+    /// each of its strings through its type's value witnesses (about ten copies an image,
+    /// docs/performance.md, run 14); a reference is one retain.
+    private final class HashedKey: Hashable, Sendable {
         let key: Key
         let hash: Int
 
@@ -198,7 +201,9 @@ final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             hash = key.hashValue
         }
 
-        static func == (left: Self, right: Self) -> Bool { left.hash == right.hash && left.key == right.key }
+        static func == (left: HashedKey, right: HashedKey) -> Bool {
+            left === right || (left.hash == right.hash && left.key == right.key)
+        }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
