@@ -97,10 +97,10 @@ extension CurlLoaderTests {
         /// The curl plugin's bytes go straight into the body; chunks are made only for callers
         /// that asked for them. A caller of chunks and a caller of the whole body share one
         /// transfer of 1 MB (many pieces): the chunks add up to the file, and both get it whole.
-        /// The transfer takes 1 to 3 seconds (400 KB/s), so the second caller joins it for sure:
-        /// two CI runs saw two transfers when it went at full speed, or at 2 MB/s, which nginx's
-        /// per-second accounting lets through at once; the test thread, preempted on a loaded
-        /// machine between the two calls, then came after the end.
+        /// The transfer takes 1 to 3 seconds (400 KB/s), so the second caller joins it for sure.
+        /// Two CI runs saw two transfers: one at full speed, one at 2 MB/s, which nginx's
+        /// per-second accounting also lets through at once; the second call then came after
+        /// the transfer's end (the test's thread preempted on a loaded machine, presumably).
         @Test("a body in many pieces: the chunks of one caller and the whole body of another are the file")
         func chunksAndWholeBodyOfOneTransfer() async throws {
             let downloader = downloader()
