@@ -60,6 +60,40 @@ import WebImageCore
         #expect(abs(pixel[0] - 255) <= 2 && abs(pixel[1] - 128) <= 2 && pixel[2] <= 2)
     }
 
+    /// Opaque 8-bit pixels reach libjpeg-turbo as they are (RGBX, no row copied); the same
+    /// picture in 16 bits goes through the compositing into RGB rows. Both give the same file.
+    @Test func opaquePixelsAreEncodedAsTheCompositedRowsWouldBe() throws {
+        let eightBit = try pattern()
+        let sixteenBit = try PixelBuffer(width: 40, height: 30, format: .rgba16)
+        for y in 0..<30 {
+            let source = eightBit.row(y).assumingMemoryBound(to: UInt8.self)
+            let row = sixteenBit.row(y).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<40 * 4 { row[x] = UInt16(source[x]) * 257 }
+        }
+        for quality in [0.5, 0.8, 0.95] {
+            let direct = try coder.encode(eightBit, request: EncodeRequest(format: "jpeg", quality: quality))
+            let composited = try coder.encode(sixteenBit, request: EncodeRequest(format: "jpeg", quality: quality))
+            #expect(direct == composited, "quality \(quality)")
+        }
+    }
+
+    /// One translucent block in the last corner of an otherwise opaque picture still takes the
+    /// background colour: the opacity check reads every row to its last pixel.
+    @Test func aTranslucentCornerIsComposited() throws {
+        let pixels = try pattern()
+        for y in 22..<30 {
+            let row = pixels.row(y).assumingMemoryBound(to: UInt8.self)
+            for x in 32..<40 { row[x * 4 + 3] = 0 }
+        }
+        let encoded = try coder.encode(
+            pixels, request: EncodeRequest(format: "jpeg", quality: 0.95, backgroundColor: 0x00FF_00FF))
+        let decoded = try encoded.withUnsafeBytes { try coder.decode($0, request: DecodeRequest()) }
+        let corner = decoded.pixels.channels(x: 36, y: 26)
+        #expect(corner[0] <= 8 && corner[1] >= 247 && corner[2] <= 8, "\(corner)")
+        let opaque = decoded.pixels.channels(x: 4, y: 4)
+        #expect(abs(opaque[2] - 128) <= 8, "\(opaque)")
+    }
+
     @Test("libjpeg's destination is the request's allocator: the same bytes, no other block left")
     func writesIntoTheRequestsAllocator() throws {
         let pixels = try pattern(alpha: 200)

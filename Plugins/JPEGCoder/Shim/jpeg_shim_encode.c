@@ -22,6 +22,23 @@ static void flatten_row(const uint8_t *source, uint32_t width, int sixteen_bit, 
     }
 }
 
+/** Whether every pixel of 8-bit RGBA rows is opaque (alpha 255); read a word at a time. */
+static int is_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride) {
+    const uint64_t alpha = 0xFF000000FF000000u; /* bytes 3 and 7: the alpha of two pixels */
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *row = pixels + (size_t)y * stride;
+        uint64_t all = alpha;
+        uint32_t x = 0;
+        for (; x + 2 <= width; x += 2) {
+            uint64_t two;
+            memcpy(&two, row + (size_t)x * 4, sizeof two);
+            all &= two;
+        }
+        if ((all & alpha) != alpha || (x < width && row[(size_t)x * 4 + 3] != 0xFF)) return 0;
+    }
+    return 1;
+}
+
 /** A libjpeg destination manager that writes into a webimage_output_buffer. */
 typedef struct buffer_destination {
     struct jpeg_destination_mgr manager;
@@ -71,8 +88,11 @@ webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t he
                     .term_destination = term_destination},
         .output = output,
     };
-    uint8_t *volatile row = malloc((size_t)width * 3);
-    if (row == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
+    /* Opaque 8-bit pixels go to libjpeg-turbo as they are (it skips the fourth byte); the
+       others are composited over the background into a row of RGB first. */
+    int as_is = !sixteen_bit && is_opaque(pixels, width, height, stride);
+    uint8_t *volatile row = as_is ? NULL : malloc((size_t)width * 3);
+    if (!as_is && row == NULL) return webimage_fail(error, WEBIMAGE_STATUS_OUT_OF_MEMORY, "out of memory");
     jpeg_shim_use_error_manager((j_common_ptr)&info, &errors);
     if (setjmp(errors.jump)) {
         jpeg_destroy_compress(&info);
@@ -84,14 +104,15 @@ webimage_status jpeg_shim_encode(const void *pixels, uint32_t width, uint32_t he
     info.dest = &destination.manager;
     info.image_width = width;
     info.image_height = height;
-    info.input_components = 3;
-    info.in_color_space = JCS_RGB;
+    info.input_components = as_is ? 4 : 3;
+    info.in_color_space = as_is ? JCS_EXT_RGBX : JCS_RGB;
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
     jpeg_start_compress(&info, TRUE);
     while (info.next_scanline < height) {
-        flatten_row((const uint8_t *)pixels + (size_t)info.next_scanline * stride, width, sixteen_bit, background, row);
-        JSAMPROW rows[1] = {row};
+        const uint8_t *source = (const uint8_t *)pixels + (size_t)info.next_scanline * stride;
+        if (!as_is) flatten_row(source, width, sixteen_bit, background, row);
+        JSAMPROW rows[1] = {as_is ? (JSAMPROW)(uintptr_t)source : row}; /* libjpeg only reads its input rows */
         jpeg_write_scanlines(&info, rows, 1);
     }
     jpeg_finish_compress(&info);
