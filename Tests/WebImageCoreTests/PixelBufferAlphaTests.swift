@@ -9,6 +9,26 @@ import WebImageCore
         #expect(translucent.hasTranslucentPixels)
     }
 
+    /// Rows are read two pixels at a time: a translucent pixel is found at every position,
+    /// odd widths' last pixel included, and colour bytes of 0 or 255 never pass for alpha.
+    @Test(arguments: 1...9)
+    func everyPixelOfARowIsChecked(width: Int) throws {
+        let opaque = try TestPixels.rgba8(width: width, height: 3) { x, _ in
+            x % 2 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255]
+        }
+        #expect(!opaque.hasTranslucentPixels)
+        for y in 0..<3 {
+            for x in 0..<width {
+                for alpha: UInt8 in [0, 254] {
+                    let buffer = try TestPixels.rgba8(width: width, height: 3) { px, py in
+                        [255, 255, 255, px == x && py == y ? alpha : 255]
+                    }
+                    #expect(buffer.hasTranslucentPixels, "width \(width), pixel (\(x), \(y)), alpha \(alpha)")
+                }
+            }
+        }
+    }
+
     @Test func sixteenBitAlphaIsCheckedAtFullScale() throws {
         let buffer = try PixelBuffer(width: 1, height: 1, format: .rgba16)
         let pixel = buffer.row(0).assumingMemoryBound(to: UInt16.self)
