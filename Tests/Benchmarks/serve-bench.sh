@@ -49,30 +49,19 @@ chmod 755 "$work" # nginx's workers run as nobody
 
 # --- The origin: nginx serving the sources, and the results as static files (the limit).
 mkdir -p "$work/www/jpeg" "$work/www/results" "$work/logs" "$work/tmp"
-cp "$corpus/jpeg/kleiber-4000x3000-q85-baseline.jpg" "$work/www/big.jpg"
 origin_port=$(free_port)
 . "$root/Tests/Benchmarks/nginx-origin.sh"
 start_nginx_origin "$work" "$origin_port" 2 nolog 'rewrite ^/v/[0-9]+/(.*)$ /$1 break;'
 pids="$pids $nginx_pid"
 origin="http://127.0.0.1:$origin_port"
 
-# --- The sources and the request paths. 1,000 640x480 crops of the corpus' photographs at
-# different scales (quality 85), and for each server the paths of both workloads: misses go
-# through /v/K/ for K = 0, 1, 2, ... (distinct sources), hits through /v/999999/.
-"$python" - "$corpus" "$work" "$origin" "$key" "$salt" "$thumbor_key" <<'PY'
-import base64, hashlib, hmac, os, sys
-from PIL import Image
+# --- The sources (serve-sources.py) and the request paths: misses go through /v/K/ for
+# K = 0, 1, 2, ... (distinct sources), hits through /v/999999/.
+"$python" "$root/Tests/Benchmarks/serve-sources.py" "$corpus" "$work/www"
+"$python" - "$work" "$origin" "$key" "$salt" "$thumbor_key" <<'PY'
+import base64, hashlib, hmac, sys
 from libthumbor import CryptoURL
-corpus, work, origin, key, salt, thumbor_key = sys.argv[1:]
-photos = [Image.open(f"{corpus}/src/{name}-orig.jpg").convert("RGB") for name in ("kleiber", "ladybird", "garden")]
-for i in range(1000):
-    photo = photos[i % 3]
-    scale = 0.5 + (i % 7) / 6 * (min(photo.width / 640, photo.height / 480) - 0.5)
-    width, height = round(640 * scale), round(480 * scale)
-    left = (i * 7919) % (photo.width - width + 1)
-    top = (i * 104729) % (photo.height - height + 1)
-    crop = photo.crop((left, top, left + width, top + height)).resize((640, 480), Image.LANCZOS)
-    crop.save(f"{work}/www/jpeg/{i:04d}.jpg", quality=85)
+work, origin, key, salt, thumbor_key = sys.argv[1:]
 
 def signed(path):
     digest = hmac.new(bytes.fromhex(key), bytes.fromhex(salt) + path.encode(), hashlib.sha256).digest()
