@@ -16,48 +16,24 @@ rounds=${2:?rounds}
 duration=${3:?duration}
 shift 3
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d /tmp/webimage-hits-bench.XXXXXX)
-chmod 755 "$work" # nginx's workers run as nobody
-server_pid=""
-cleanup() {
-  [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null || true
-  [ -f "$work/nginx.pid" ] && kill -TERM "$(cat "$work/nginx.pid")" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-. "$root/Tests/Benchmarks/ports.sh"
+bench_name=hits-bench
+. "$root/Tests/Benchmarks/serve-installs.sh"
 
 mkdir -p "$work/www/results"
 cp "$corpus/jpeg/garden-1920x1080-q85-baseline.jpg" "$work/www/source.jpg"
 origin_port=$(free_port)
 . "$root/Tests/Benchmarks/nginx-origin.sh"
 start_nginx_origin "$work" "$origin_port" 2 nolog
-key=736563726574
-salt=68656c6c6f
-path=$(python3 - "$origin_port" "$key" "$salt" <<'PY'
-import base64, hashlib, hmac, sys
-port, key, salt = sys.argv[1:]
-path = f"/rs:fit:256:256/plain/http://127.0.0.1:{port}/source.jpg"
-digest = hmac.new(bytes.fromhex(key), bytes.fromhex(salt) + path.encode(), hashlib.sha256).digest()
-print("/" + base64.urlsafe_b64encode(digest).decode().rstrip("=") + path)
-PY
-)
+path=$(sign "/rs:fit:256:256/plain/http://127.0.0.1:$origin_port/source.jpg")
 rps() { wrk -t2 -c8 -d"${duration}s" "$1" | awk '/Requests\/sec/ { print $2 }'; }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; wrk 2 threads, 8 connections, $duration s"
 for round in $(seq 1 "$rounds"); do
   for prefix in "$@"; do
-    port=$(free_port)
-    rm -rf "$work/cache"
-    "$prefix/bin/webimage" serve --listen "127.0.0.1:$port" --key "$key" --salt "$salt" --allow-private-sources \
-      --cache-dir "$work/cache" >"$work/serve.log" 2>&1 &
-    server_pid=$!
-    wait_port "$port"
-    curl -sf -o "$work/www/results/result.jpg" "http://127.0.0.1:$port$path"
-    echo "round $round webimage $prefix: $(rps "http://127.0.0.1:$port$path") requests/s"
-    kill -TERM "$server_pid"
-    wait "$server_pid" || true
-    server_pid=""
+    start_serve "$prefix"
+    curl -sf -o "$work/www/results/result.jpg" "$base$path"
+    echo "round $round webimage $prefix: $(rps "$base$path") requests/s"
+    stop_serve
   done
   echo "round $round nginx static: $(rps "http://127.0.0.1:$origin_port/results/result.jpg") requests/s"
 done

@@ -20,36 +20,20 @@ duration=${3:?duration}
 shift 3
 root=$(cd "$(dirname "$0")/../.." && pwd)
 python=${PYTHON:-$root/.build-bench/thumbor-venv/bin/python}
-work=$(mktemp -d /tmp/webimage-misses-bench.XXXXXX)
-chmod 755 "$work" # nginx's workers run as nobody
-server_pid=""
-cleanup() {
-  [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null || true
-  [ -f "$work/nginx.pid" ] && kill -TERM "$(cat "$work/nginx.pid")" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-. "$root/Tests/Benchmarks/ports.sh"
+bench_name=misses-bench
+. "$root/Tests/Benchmarks/serve-installs.sh"
 
 mkdir -p "$work/www/jpeg"
 "$python" "$root/Tests/Benchmarks/serve-sources.py" "$corpus" "$work/www"
 origin_port=$(free_port)
 . "$root/Tests/Benchmarks/nginx-origin.sh"
 start_nginx_origin "$work" "$origin_port" 2 nolog 'rewrite ^/v/[0-9]+/(.*)$ /$1 break;'
-key=736563726574
-salt=68656c6c6f
-python3 - "$work" "http://127.0.0.1:$origin_port" "$key" "$salt" <<'PY'
-import base64, hashlib, hmac, sys
-work, origin, key, salt = sys.argv[1:]
-def signed(path):
-    digest = hmac.new(bytes.fromhex(key), bytes.fromhex(salt) + path.encode(), hashlib.sha256).digest()
-    return "/" + base64.urlsafe_b64encode(digest).decode().rstrip("=") + path
-small = [signed(f"/rs:fit:256:256/plain/{origin}/v/{k}/jpeg/{i:04d}.jpg") for k in range(60) for i in range(1000)]
-big = [signed(f"/rs:fit:500:500/plain/{origin}/v/{k}/big.jpg") for k in range(20000)]
-for name, paths in (("small", small), ("big", big)):
-    with open(f"{work}/{name}.txt", "w") as file:
-        file.write("".join(path + "\n" for path in paths))
-PY
+origin="http://127.0.0.1:$origin_port"
+# Every path once: 60 x 1,000 thumbnails and 20,000 large sources, more than any phase asks for.
+for k in $(seq 0 59); do
+  sign $(for i in $(seq -w 0 999); do echo "/rs:fit:256:256/plain/$origin/v/$k/jpeg/0$i.jpg"; done)
+done >"$work/small.txt"
+sign $(for k in $(seq 0 19999); do echo "/rs:fit:500:500/plain/$origin/v/$k/big.jpg"; done) >"$work/big.txt"
 
 # The CPU time of a process in clock ticks (user + system).
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -58,22 +42,15 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; wrk 2 thre
 for round in $(seq 1 "$rounds"); do
   for prefix in "$@"; do
     for workload in small big; do
-      port=$(free_port)
-      rm -rf "$work/cache"
-      "$prefix/bin/webimage" serve --listen "127.0.0.1:$port" --key "$key" --salt "$salt" --allow-private-sources \
-        --cache-dir "$work/cache" >"$work/serve.log" 2>&1 &
-      server_pid=$!
-      wait_port "$port"
+      start_serve "$prefix"
       before=$(cpu_ticks "$server_pid")
       line=$(BENCH_PATHS="$work/$workload.txt" BENCH_THREADS=2 wrk -t2 -c8 -d"${duration}s" --timeout 30s \
-        -s "$root/Tests/Benchmarks/serve-bench.lua" "http://127.0.0.1:$port" | grep '^RESULT' | sed 's/^RESULT //')
+        -s "$root/Tests/Benchmarks/serve-bench.lua" "$base" | grep '^RESULT' | sed 's/^RESULT //')
       ticks=$(($(cpu_ticks "$server_pid") - before))
       requests=$(echo "$line" | sed 's/.*requests=\([0-9]*\).*/\1/')
       cpu=$(awk -v t="$ticks" -v r="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t * 1000 / hz / r }')
       echo "round $round $workload $prefix: $line cpu_ms_per_request=$cpu load=$(cut -d' ' -f1 /proc/loadavg)"
-      kill -TERM "$server_pid"
-      wait "$server_pid" || true
-      server_pid=""
+      stop_serve
     done
   done
 done
