@@ -52,12 +52,16 @@ public struct ImageURLSigner: Sendable {
 
     /// The pairs in order; the first signs.
     public let pairs: [KeyPair]
+    /// For each pair, HMAC-SHA256 keyed with its key and fed its salt: each signature copies
+    /// one and adds the path.
+    private let saltedMACs: [HMAC<SHA256>]
 
     /// A signer with `pairs` (at least one).
     /// - Throws: ``ImageURLSignerError`` when `pairs` is empty.
     public init(pairs: [KeyPair]) throws(ImageURLSignerError) {
         guard !pairs.isEmpty else { throw ImageURLSignerError("no key and salt given") }
         self.pairs = pairs
+        saltedMACs = pairs.map(Self.saltedMAC)
     }
 
     /// A signer with one pair written in hexadecimal.
@@ -68,13 +72,13 @@ public struct ImageURLSigner: Sendable {
 
     /// `path` (starting with `/`) signed with the first pair: `/{signature}{path}`.
     public func sign(path: String) -> String {
-        "/" + signature(of: path, with: pairs[0]) + path
+        "/" + URLSafeBase64.encode(Array(mac(of: path, salted: saltedMACs[0]))) + path
     }
 
     /// The signature of `path` with `pair`: URL-safe base64 without padding of
     /// HMAC-SHA256(key, salt ‖ path).
     public func signature(of path: String, with pair: KeyPair) -> String {
-        URLSafeBase64.encode(Array(mac(of: path, with: pair)))
+        URLSafeBase64.encode(Array(mac(of: path, salted: Self.saltedMAC(pair))))
     }
 
     /// Whether `signature` (the first segment of a request path, without slashes) signs `path`
@@ -83,18 +87,27 @@ public struct ImageURLSigner: Sendable {
     public func verify(signature: String, path: String) -> Bool {
         let given = URLSafeBase64.decode(signature)
         var matches = false
-        for pair in pairs {
-            let expected = mac(of: path, with: pair)
+        for salted in saltedMACs {
+            let expected = mac(of: path, salted: salted)
             // swift-crypto compares a code with bytes in constant time.
             if let given, expected == given { matches = true }
         }
         return matches
     }
 
-    private func mac(of path: String, with pair: KeyPair) -> HashedAuthenticationCode<SHA256> {
+    /// HMAC-SHA256 keyed with `pair`'s key and fed its salt.
+    private static func saltedMAC(_ pair: KeyPair) -> HMAC<SHA256> {
         var hmac = HMAC<SHA256>(key: SymmetricKey(data: pair.key))
         hmac.update(data: pair.salt)
-        hmac.update(data: Array(path.utf8))
+        return hmac
+    }
+
+    /// The code of `path` from `salted`, a MAC keyed and fed a salt (a copy: the original
+    /// is left as it was).
+    private func mac(of path: String, salted: HMAC<SHA256>) -> HashedAuthenticationCode<SHA256> {
+        var hmac = salted
+        var path = path
+        path.withUTF8 { hmac.update(data: UnsafeRawBufferPointer($0)) }
         return hmac.finalize()
     }
 }
