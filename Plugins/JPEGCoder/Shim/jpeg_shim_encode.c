@@ -24,7 +24,11 @@ static void flatten_row(const uint8_t *source, uint32_t width, int sixteen_bit, 
 
 /** Whether every pixel of 8-bit RGBA rows is opaque (alpha 255); read a word at a time. */
 static int is_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride) {
-    const uint64_t alpha = 0xFF000000FF000000u; /* bytes 3 and 7: the alpha of two pixels */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    const uint64_t alpha = 0x000000FF000000FFu; /* bytes 3 and 7: the alpha of two pixels */
+#else
+    const uint64_t alpha = 0xFF000000FF000000u;
+#endif
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *row = pixels + (size_t)y * stride;
         uint64_t all = alpha;

@@ -5,8 +5,8 @@ extension PixelBuffer {
         for y in 0..<height {
             switch format {
             case .rgba8:
-                // Little-endian: bytes 3 and 7 of a word are the alpha of its two pixels.
-                let alpha: UInt64 = 0xFF00_0000_FF00_0000
+                // Bytes 3 and 7 of a word are the alpha of its two pixels, in either byte order.
+                let alpha = UInt64(littleEndian: 0xFF00_0000_FF00_0000)
                 let row = UnsafeRawPointer(row(y))
                 var all = alpha
                 var x = 0
