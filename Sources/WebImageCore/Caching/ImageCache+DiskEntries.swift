@@ -17,6 +17,27 @@ extension ImageCache {
         return try ioQueue.sync { try disk.entry(forKey: key) }
     }
 
+    /// The image in memory for `memoryKey`, answered on the calling thread, else the disk
+    /// entry of `diskKey` read on the I/O queue and handed to `completion` there.
+    public func lookUp(memoryKey: String?, diskKey: String?, completion: @escaping @Sendable (CacheLookup) -> Void) {
+        if let memoryKey, let image = imageFromMemory(forKey: memoryKey) {
+            completion(.memory(image))
+            return
+        }
+        guard let diskKey else {
+            completion(.miss)
+            return
+        }
+        let disk = disk
+        ioQueue.async {
+            if let entry = try? disk.entry(forKey: diskKey) {
+                completion(.disk(entry))
+            } else {
+                completion(.miss)
+            }
+        }
+    }
+
     /// The extended data stored with the disk entry of `key`; nil when there is none.
     /// - Throws: ``CacheError``.
     public func extendedData(forKey key: String) async throws -> Data? {

@@ -46,6 +46,13 @@ public protocol ImageCaching: Sendable {
     func storeInBackground(
         bytes: [UInt8], extendedData: Data?, forKey key: String,
         completion: @escaping @Sendable ((any Error)?) -> Void)
+
+    /// Looks `memoryKey` up in memory (as a memory-only ``query(_:options:)``; nil: memory is
+    /// not asked), else `diskKey` on disk (as ``diskEntry(forKey:)``; nil: disk is not asked),
+    /// and calls `completion` once with what it found; a failure is a miss. Without a task
+    /// where the cache can: the ``ImageManager`` goes on from `completion` to its download.
+    /// Default: both asked in a task of its own.
+    func lookUp(memoryKey: String?, diskKey: String?, completion: @escaping @Sendable (CacheLookup) -> Void)
 }
 
 extension ImageCaching {
@@ -80,6 +87,19 @@ extension ImageCaching {
                 completion(nil)
             } catch {
                 completion(error)
+            }
+        }
+    }
+
+    public func lookUp(memoryKey: String?, diskKey: String?, completion: @escaping @Sendable (CacheLookup) -> Void) {
+        Task {
+            if let memoryKey, let image = try? await query(memoryKey, options: ImageCacheQuery(memoryOnly: true))?.image
+            {
+                completion(.memory(image))
+            } else if let diskKey, let entry = try? await diskEntry(forKey: diskKey) {
+                completion(.disk(entry))
+            } else {
+                completion(.miss)
             }
         }
     }
