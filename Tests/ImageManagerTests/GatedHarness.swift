@@ -63,6 +63,16 @@ final class GatedHarness: Sendable {
         (manager ?? self.manager).cache as! ImageCache
     }
 
+    /// Waits until `manager` (the harness's by default) runs nothing (``ImageManager/isRunning``
+    /// false) within 30 seconds (times ``HangBound/scale``); true when it did. A bounded
+    /// ``ImageManager/waitUntilIdle()``: a run that never ends fails the test instead of hanging it.
+    func becomesIdle(_ manager: ImageManager? = nil) async -> Bool {
+        let manager = manager ?? self.manager
+        let deadline = ContinuousClock.now + HangBound.scaled(.seconds(30))
+        while manager.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        return !manager.isRunning
+    }
+
     /// `gated://origin/<name>`.
     func url(_ name: String) -> URL { GatedImageLoader.url(name) }
 

@@ -139,6 +139,10 @@ extension ImageManager {
             await countingFailure { try await cache.store(image, data: nil, forKey: originalKey, cacheType: .memory) }
         }
         guard type.includesDisk else { return }
+        if storesOriginalWithoutTask(plan) {
+            storeInBackground(plan, download: download, in: cache, forKey: baseKey)
+            return
+        }
         let now = Date().timeIntervalSince1970
         if plan.options.contains(.revalidateStale),
             ResponseFreshness(headers: download.response.headers, receivedAt: now).noStore
@@ -146,18 +150,6 @@ extension ImageManager {
             return
         }
         let extendedData = CacheValidators(response: download.response, storedAt: now).extendedData
-        if storesOriginalWithoutTask(plan) {
-            // The downloaded bytes go to the disk cache as they are, without a copy where it can.
-            counters.countStore()
-            let background = background
-            let counters = counters
-            background.begin()
-            cache.storeInBackground(bytes: download.data, extendedData: extendedData, forKey: baseKey) { error in
-                if let error { counters.countStoreFailure(error) }
-                background.end()
-            }
-            return
-        }
         var bytes: Data? = Data(download.data)
         if let serializer = plan.serializer, let image = payload.image {
             bytes = serializer.cacheData(for: image, originalData: bytes, key: baseKey)
@@ -165,6 +157,44 @@ extension ImageManager {
         guard let bytes else { return }
         counters.countStore()
         await countingFailure { try await cache.storeData(bytes, extendedData: extendedData, forKey: baseKey) }
+    }
+
+    /// Stores an untransformed original as ``storeOriginal(_:payload:download:)`` does, without
+    /// a task: the image in memory at once (``ImageCaching/storeInMemory(_:forKey:)``), the
+    /// downloaded bytes queued for the disk. The flow without a task stores with it.
+    func storeOriginalNow(_ plan: ImageRequestPlan, payload: DecodedPayload, download: DownloadedData) {
+        guard let baseKey = plan.baseKey, let originalKey = plan.originalKey, let cache = plan.cache else { return }
+        if plan.storeCacheType.includesMemory, let image = payload.image {
+            counters.countStore()
+            cache.storeInMemory(image, forKey: originalKey)
+        }
+        guard plan.storeCacheType.includesDisk else { return }
+        storeInBackground(plan, download: download, in: cache, forKey: baseKey)
+    }
+
+    /// Hands the downloaded bytes themselves, with the response's validators, to the cache's
+    /// background store (``ImageCaching/storeInBackground(bytes:extendedData:forKey:completion:)``;
+    /// an ``ImageCache`` queues them on its I/O queue without a copy), counted as background
+    /// work until written; not when ``ImageManagerOptions/revalidateStale`` and the response
+    /// says `no-store`.
+    private func storeInBackground(
+        _ plan: ImageRequestPlan, download: DownloadedData, in cache: any ImageCaching, forKey key: String
+    ) {
+        let now = Date().timeIntervalSince1970
+        if plan.options.contains(.revalidateStale),
+            ResponseFreshness(headers: download.response.headers, receivedAt: now).noStore
+        {
+            return
+        }
+        let extendedData = CacheValidators(response: download.response, storedAt: now).extendedData
+        counters.countStore()
+        let background = background
+        let counters = counters
+        background.begin()
+        cache.storeInBackground(bytes: download.data, extendedData: extendedData, forKey: key) { error in
+            if let error { counters.countStoreFailure(error) }
+            background.end()
+        }
     }
 
     /// Stores the validators of a stale disk copy renewed by a 304 answer with `headers`

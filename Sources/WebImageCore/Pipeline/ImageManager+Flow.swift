@@ -9,8 +9,13 @@ import FoundationEssentials
 /// inlined step's values would stay in the flow's frame while it waits for its download.
 /// docs/performance.md (the image manager, run 13) has the sizes.
 extension ImageManager {
-    /// Starts the shared run of `plan` for `work`; it ends with `.finished`.
+    /// Starts the shared run of `plan` for `work`; it ends with `.finished`. A plain request
+    /// runs without a task (``runsWithoutTask(_:)``), any other in a task of its own.
     func start(_ plan: ImageRequestPlan, work: SharedWork<ImageResult>) {
+        if runsWithoutTask(plan) {
+            startWithoutTask(plan, work: work)
+            return
+        }
         let relay = PriorityRelay(priority: work.priority)
         background.begin()
         let task = Task {
@@ -107,16 +112,24 @@ extension ImageManager {
                 if transformedImage, let image { await self.storeTransformed(plan, image: image) }
             }
         }
-        // 8. Complete; thumbnails and transformed images carry no data.
+        // 8. Complete.
+        var result = resultOfDownload(plan, output: output, download: download, started: started)
+        if stale != nil { result.metrics.revalidation = .modified }
+        return result
+    }
+
+    /// The result of a downloaded image `output`; thumbnails and transformed images carry no data.
+    func resultOfDownload(
+        _ plan: ImageRequestPlan, output: DecodedPayload, download: DownloadedData, started: ContinuousClock.Instant
+    ) -> ImageResult {
         var metrics = ImageMetrics()
         metrics.total = ContinuousClock.now - started
         metrics.load = download.metrics
-        if stale != nil { metrics.revalidation = .modified }
-        let plain = plan.decode.thumbnail == nil && !transformedImage
+        let plain = plan.decode.thumbnail == nil && !output.transformed
         let bytes = plain || output.isAnimated ? Data(download.data) : nil
         return ImageResult(
-            image: image, animation: output.animation, data: plain ? bytes : nil, cacheType: .none,
-            url: plan.url, cacheKey: transformedImage ? plan.finalKey : plan.originalKey, scale: plan.scale,
+            image: output.image, animation: output.animation, data: plain ? bytes : nil, cacheType: .none,
+            url: plan.url, cacheKey: output.transformed ? plan.finalKey : plan.originalKey, scale: plan.scale,
             frameCount: output.frameCount, metrics: metrics, animatedImageData: output.isAnimated ? bytes : nil)
     }
 
@@ -223,7 +236,7 @@ extension ImageManager {
 
     /// The result of a cache hit; `isOriginal` when it was looked up under the base key (its
     /// data, if any, are the original's: an animation's frames can be decoded from them).
-    private func cachedResult(
+    func cachedResult(
         _ plan: ImageRequestPlan, hit: CacheHit, key: String, started: ContinuousClock.Instant, isOriginal: Bool
     ) -> ImageResult {
         var metrics = ImageMetrics()

@@ -1,0 +1,182 @@
+import FoundationEssentials
+import Synchronization
+
+/// The flow of a plain request run from callbacks, as Nuke runs its tasks, instead of in a task
+/// of its own: the cache lookup's answer starts the decode work (which joins its download), and
+/// the decode's end stores the original and completes, on the thread where each arrives.
+///
+/// A task made each plain request stop on the cooperative pool three times (at its start, after
+/// the disk lookup and after the decode), each stop waking a pool thread, and carry an async
+/// frame, an awaiter and a priority relay; without them the manager's own CPU an image fell by
+/// about a third (docs/performance.md, the image manager, run 15). The steps and their order
+/// are ``ImageManager/flow``'s for the same plan.
+extension ImageManager {
+    /// True for a request whose flow runs without a task: no transformer, cache serializer,
+    /// ``ImageManagerOptions/waitStoreCache``, ``ImageManagerOptions/refreshCached``,
+    /// ``ImageManagerOptions/revalidateStale`` or ``ImageManagerOptions/queryMemoryData``.
+    func runsWithoutTask(_ plan: ImageRequestPlan) -> Bool {
+        storesOriginalWithoutTask(plan) && !plan.options.contains(.refreshCached)
+            && !plan.options.contains(.revalidateStale) && !plan.options.contains(.queryMemoryData)
+    }
+
+    /// Runs the flow of `plan` for `work` without a task; it ends with `.finished`.
+    func startWithoutTask(_ plan: ImageRequestPlan, work: SharedWork<ImageResult>) {
+        let run = RunWithoutTask(work: work, background: background, started: .now)
+        guard !plan.options.contains(.fromLoaderOnly), let baseKey = plan.baseKey, let finalKey = plan.finalKey,
+            let cache = plan.cache, plan.queryCacheType != .none
+        else {
+            download(plan, run: run)
+            return
+        }
+        // 1. The caches: memory, then disk, as ``lookup(_:in:lookupKey:memoryKey:spec:type:relay:)``.
+        counters.countCacheQuery()
+        let type = plan.queryCacheType
+        cache.lookUp(
+            memoryKey: type.includesMemory ? finalKey : nil, diskKey: type.includesDisk ? baseKey : nil
+        ) { [self] found in
+            switch found {
+            case .memory(let image):
+                let hit = CacheHit(
+                    payload: DecodedPayload(image: image, animation: nil, frameCount: image.frameCountGuess),
+                    data: nil, cacheType: .memory)
+                run.end(.success(cachedResult(plan, hit: hit, key: finalKey, started: run.started, isOriginal: true)))
+            case .disk(let entry):
+                decodeCached(entry, plan: plan, cache: cache, run: run)
+            case .miss:
+                download(plan, run: run)
+            }
+        }
+    }
+
+    /// A disk hit decoded by the decode work of its key, then kept in memory; bytes no coder
+    /// decodes are a miss.
+    private func decodeCached(
+        _ entry: DiskCacheEntry, plan: ImageRequestPlan, cache: any ImageCaching, run: RunWithoutTask
+    ) {
+        guard let baseKey = plan.baseKey, let finalKey = plan.finalKey, !run.isCancelled else {
+            run.end(.failure(.cancelled))
+            return
+        }
+        let bytes = [UInt8](entry.data)
+        let key = plan.cachedDecodeKey(cache: cache, key: baseKey, spec: plan.decode)
+        let spec = plan.decode
+        let subscription = decodes.subscribe(
+            key: key, priority: run.work.priority,
+            handler: { [self] event in
+                guard case .finished(let result) = event else { return }
+                switch result {
+                case .success(let payload?):
+                    if plan.queryCacheType.includesMemory, let image = payload.image {
+                        cache.storeInMemory(image, forKey: finalKey)
+                    }
+                    let hit = CacheHit(
+                        payload: payload, data: entry.data, cacheType: .disk,
+                        record: entry.extendedData.flatMap(CacheValidators.init(extendedData:)))
+                    run.end(
+                        .success(cachedResult(plan, hit: hit, key: finalKey, started: run.started, isOriginal: true)))
+                case .failure(let error) where error.kind == .cancelled:
+                    run.end(.failure(error))
+                case .success(nil), .failure:
+                    download(plan, run: run)
+                }
+            },
+            start: { work in
+                QueuedStage<[UInt8]>(work: work, queue: decodeQueue) { bytes throws(ImageManagerError) in
+                    try self.decode(bytes, spec: spec, coders: plan.coders, url: plan.urlString)
+                }.start(with: bytes)
+            })
+        run.follow(subscription)
+    }
+
+    /// Steps 2 and 4-8 of the flow: whether to download, then the decode work of the download,
+    /// the original stored and the result.
+    private func download(_ plan: ImageRequestPlan, run: RunWithoutTask) {
+        if plan.options.contains(.fromCacheOnly) {
+            run.end(.failure(ImageManagerError(.notInCache, "not in the cache", url: plan.urlString)))
+            return
+        }
+        if failedURLs.contains(plan.urlString), !plan.options.contains(.retryFailed) {
+            run.end(
+                .failure(
+                    ImageManagerError(
+                        .blockedURL, "failed before; use retry-failed to try it again", url: plan.urlString)))
+            return
+        }
+        guard plan.downloader.loaders.contains(where: { $0.serves(plan.urlString) }) else {
+            run.end(.failure(ImageManagerError(.unsupportedURL, "no loader serves its scheme", url: plan.urlString)))
+            return
+        }
+        guard !run.isCancelled else {
+            run.end(.failure(.cancelled))
+            return
+        }
+        let subscription = decodes.subscribe(
+            key: plan.decodeKey(validators: nil), priority: run.work.priority,
+            handler: { [self] event in
+                switch event {
+                case .progress(let progress): run.work.send(.progress(progress))
+                case .partial(let image): run.work.send(.partial(image))
+                case .finished(let result): finishDownload(plan, result: result, run: run)
+                case .chunk, .intermediate: break
+                }
+            }, start: { work in startDecode(plan, validators: nil, work: work) })
+        run.follow(subscription)
+    }
+
+    private func finishDownload(
+        _ plan: ImageRequestPlan, result: Result<DecodedPayload?, ImageManagerError>, run: RunWithoutTask
+    ) {
+        switch result {
+        case .failure(let error):
+            if FailedURLList.blocks(error) { failedURLs.insert(plan.urlString) }
+            run.end(.failure(error))
+        case .success(let output):
+            failedURLs.remove(plan.urlString)
+            guard let output, let download = output.download else {
+                run.end(.success(nil))
+                return
+            }
+            storeOriginalNow(
+                plan, payload: DecodedPayload(image: output.image, animation: nil, frameCount: output.frameCount),
+                download: download)
+            run.end(.success(resultOfDownload(plan, output: output, download: download, started: run.started)))
+        }
+    }
+}
+
+/// One run of a request's flow without a task: it ends its work once, by its result or when
+/// its last subscriber leaves (which leaves the stage it waits for), and is counted as
+/// background work until then.
+final class RunWithoutTask: Sendable {
+    let work: SharedWork<ImageResult>
+    let started: ContinuousClock.Instant
+    private let background: BackgroundWork
+    private let ended = Atomic<Bool>(false)
+
+    init(work: SharedWork<ImageResult>, background: BackgroundWork, started: ContinuousClock.Instant) {
+        self.work = work
+        self.background = background
+        self.started = started
+        background.begin()
+    }
+
+    /// True once the work ended (its last subscriber left).
+    var isCancelled: Bool { work.isFinished }
+
+    /// Leaves `subscription` when the work's last subscriber leaves, and passes priority
+    /// changes on to it.
+    func follow<Value>(_ subscription: WorkSubscription<Value>) {
+        work.setHandlers(
+            cancel: { [self] in
+                subscription.cancel()
+                end(.failure(.cancelled))
+            }, priority: { subscription.setPriority($0) })
+    }
+
+    /// Ends the work with `result` (once; later calls do nothing).
+    func end(_ result: Result<ImageResult?, ImageManagerError>) {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        work.send(.finished(result))
+        background.end()
+    }
+}
