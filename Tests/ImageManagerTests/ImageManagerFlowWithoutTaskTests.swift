@@ -8,7 +8,13 @@ import WebImageTestSupport
 /// the same steps as the task's flow, each taken where the one before ended.
 @Suite("image manager: the flow of a plain request without a task", .serialized, .ownThread)
 struct ImageManagerFlowWithoutTaskTests {
-    @Test("a plain request runs without a task; a transformer, refresh or revalidation in a task")
+    /// Stores the downloaded bytes as they are.
+    struct OriginalBytes: CacheSerializer {
+        func cacheData(for image: DecodedImage, originalData: Data?, key: String) -> Data? { originalData }
+    }
+
+    @Test(
+        "a plain request runs without a task (revalidate-stale too); a transformer, a refresh, a serializer in a task")
     func whichRequestsRunWithoutTask() throws {
         let harness = try GatedHarness()
         let manager = harness.manager
@@ -21,8 +27,12 @@ struct ImageManagerFlowWithoutTaskTests {
         transformed.transformer = FlippingTransformer(horizontal: true, vertical: false)
         #expect(manager.runsWithoutTask(plan()))
         #expect(manager.runsWithoutTask(plan([.fromCacheOnly, .progressiveLoad, .retryFailed], thumbnail)))
+        #expect(manager.runsWithoutTask(plan([.revalidateStale, .transformAnimatedImage], thumbnail)))
         #expect(!manager.runsWithoutTask(plan([], transformed)))
-        for option in [ImageManagerOptions.refreshCached, .revalidateStale, .waitStoreCache, .queryMemoryData] {
+        var serialized = ImageContext()
+        serialized.cacheSerializer = OriginalBytes()
+        #expect(!manager.runsWithoutTask(plan([], serialized)))
+        for option in [ImageManagerOptions.refreshCached, .waitStoreCache, .queryMemoryData] {
             #expect(!manager.runsWithoutTask(plan(option)), "\(option)")
         }
     }
@@ -49,6 +59,30 @@ struct ImageManagerFlowWithoutTaskTests {
         #expect(fromMemory.cacheType == .memory)
         #expect(second.counters.decodes == 1)
         #expect(harness.loader.starts(of: "icon.png") == 1)
+    }
+
+    @Test(
+        "revalidate-stale: a fresh disk copy is used without a download; a stale one is revalidated by the task's flow")
+    func revalidateStale() async throws {
+        let harness = try GatedHarness(open: ["icon.png"])
+        let url = harness.url("icon.png")
+        _ = try await harness.manager.image(for: url, options: [.revalidateStale])
+        #expect(await harness.becomesIdle())
+        let fresh = try harness.makeManager()
+        let cached = try await fresh.image(for: url, options: [.revalidateStale])
+        #expect(cached.cacheType == .disk)
+        #expect(cached.metrics.revalidation == nil)
+        #expect(harness.loader.starts(of: "icon.png") == 1)
+        // Every copy is stale at once: the gated loader's responses name no lifetime.
+        var configuration = ImageManagerConfiguration()
+        configuration.defaultFreshnessLifetime = .zero
+        let stale = try harness.makeManager(configuration: configuration)
+        let revalidated = try await stale.image(for: url, options: [.revalidateStale])
+        #expect(revalidated.cacheType == .none)
+        #expect(revalidated.metrics.revalidation == .modified)
+        #expect(revalidated.image?.width == 64 && revalidated.image?.height == 48)
+        #expect(harness.loader.starts(of: "icon.png") == 2)
+        #expect(await harness.becomesIdle(stale))
     }
 
     @Test("a disk entry no coder decodes is a miss: the image is downloaded again and stored over it")

@@ -28,7 +28,7 @@ extension ImageManager {
 
     /// True when `record` says its copy is fresh now (``ImageManagerConfiguration/defaultFreshnessLifetime``
     /// when its response named no lifetime).
-    private func isFresh(_ record: CacheValidators?) -> Bool {
+    func isFresh(_ record: CacheValidators?) -> Bool {
         let seconds = configuration.defaultFreshnessLifetime.components
         let defaultLifetime = Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18
         return record?.isFresh(at: Date().timeIntervalSince1970, defaultLifetime: defaultLifetime) ?? false

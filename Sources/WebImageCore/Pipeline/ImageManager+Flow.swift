@@ -14,8 +14,13 @@ extension ImageManager {
     func start(_ plan: ImageRequestPlan, work: SharedWork<ImageResult>) {
         if runsWithoutTask(plan) {
             startWithoutTask(plan, work: work)
-            return
+        } else {
+            startTask(plan, work: work)
         }
+    }
+
+    /// Starts the shared run of `plan` for `work` in a task of its own.
+    func startTask(_ plan: ImageRequestPlan, work: SharedWork<ImageResult>) {
         let relay = PriorityRelay(priority: work.priority)
         background.begin()
         let task = Task {
