@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WebImageTestSupport
 
@@ -122,6 +123,39 @@ struct ImageManagerFlowWithoutTaskTests {
         }
         #expect(harness.loader.starts(of: "not-an-image.png") == 1)
         #expect(harness.manager.counters.downloads == 1)
+        #expect(await harness.becomesIdle())
+    }
+
+    @Test("an answer known before load returns (a refusal, a memory-only miss) completes after it, elsewhere")
+    func neverCompletesInsideLoad() async throws {
+        let harness = try GatedHarness()
+        // Marks the calling thread while `load` runs: a completion that finds the mark ran inside it.
+        let insideLoad = "webimage.test.inside-load"
+        let completedInside = Atomic<Int>(0)
+        let record: @Sendable (Recorder) -> @Sendable (Result<ImageResult, ImageManagerError>) -> Void = { recorder in
+            { result in
+                if Thread.current.threadDictionary[insideLoad] != nil { completedInside.add(1, ordering: .relaxed) }
+                recorder.completed(result)
+            }
+        }
+        func load(
+            _ url: URL, options: ImageManagerOptions, context: ImageContext = ImageContext(), _ recorder: Recorder
+        ) {
+            Thread.current.threadDictionary[insideLoad] = true
+            harness.manager.load(url, options: options, context: context, completed: record(recorder))
+            Thread.current.threadDictionary[insideLoad] = nil
+        }
+        // No lookup: the loader check refuses at once.
+        let refused = Recorder()
+        load(URL(string: "ftp://example.invalid/a.png")!, options: [.fromLoaderOnly], refused)
+        // Memory only: the image cache answers the lookup on the calling thread, a miss.
+        var memoryOnly = ImageContext()
+        memoryOnly.queryCacheType = .memory
+        let missed = Recorder()
+        load(harness.url("icon.png"), options: [.fromCacheOnly], context: memoryOnly, missed)
+        #expect(await refused.wait(for: 1).first?.errorKind == .unsupportedURL)
+        #expect(await missed.wait(for: 1).first?.errorKind == .notInCache)
+        #expect(completedInside.load(ordering: .relaxed) == 0)
         #expect(await harness.becomesIdle())
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Synchronization
 
@@ -24,6 +25,7 @@ extension ImageManager {
     /// Runs the flow of `plan` for `work` without a task; it ends with `.finished`.
     func startWithoutTask(_ plan: ImageRequestPlan, work: SharedWork<ImageResult>) {
         let run = RunWithoutTask(work: work, background: background, started: .now)
+        defer { run.leaveCaller() }
         guard !plan.options.contains(.fromLoaderOnly), let baseKey = plan.baseKey, let finalKey = plan.finalKey,
             let cache = plan.cache, plan.queryCacheType != .none
         else {
@@ -159,6 +161,8 @@ final class RunWithoutTask: Sendable {
     let started: ContinuousClock.Instant
     private let background: BackgroundWork
     private let ended = Atomic<Bool>(false)
+    /// True until the caller's ``ImageManager/startWithoutTask(_:work:)`` returns.
+    private let onCaller = Atomic<Bool>(true)
 
     init(work: SharedWork<ImageResult>, background: BackgroundWork, started: ContinuousClock.Instant) {
         self.work = work
@@ -180,11 +184,23 @@ final class RunWithoutTask: Sendable {
             }, priority: { subscription.setPriority($0) })
     }
 
-    /// Ends the work with `result` (once; later calls do nothing).
+    /// The caller's thread is left: a later end may complete where it is called.
+    func leaveCaller() { onCaller.store(false, ordering: .releasing) }
+
+    /// Ends the work with `result` (once; later calls do nothing). An end that comes before
+    /// the caller's thread is left (a memory hit, a refusal) is sent from a global queue, as
+    /// the manager's other early answers: a completion never runs on the caller's thread.
     func end(_ result: Result<ImageResult?, ImageManagerError>) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        work.send(.finished(result))
-        background.end()
+        guard onCaller.load(ordering: .acquiring) else {
+            work.send(.finished(result))
+            background.end()
+            return
+        }
+        DispatchQueue.global().async { [self] in
+            work.send(.finished(result))
+            background.end()
+        }
     }
 
     /// Ends this run without ending the work, which `start` goes on with (a task's flow).
