@@ -63,13 +63,7 @@ extension ImageManager {
             }
             throw ImageManagerError(.notInCache, "not in the cache", url: plan.urlString)
         }
-        if failedURLs.contains(plan.urlString), !plan.options.contains(.retryFailed) {
-            throw ImageManagerError(
-                .blockedURL, "failed before; use retry-failed to try it again", url: plan.urlString)
-        }
-        guard plan.downloader.loaders.contains(where: { $0.serves(plan.urlString) }) else {
-            throw ImageManagerError(.unsupportedURL, "no loader serves its scheme", url: plan.urlString)
-        }
+        if let refusal = refusalToDownload(plan) { throw refusal }
         // 3. A refresh revalidates with the validators stored with the cached bytes.
         var validators: CacheValidators?
         if deliveredCached, let baseKey = plan.baseKey,
@@ -121,6 +115,20 @@ extension ImageManager {
         var result = resultOfDownload(plan, output: output, download: download, started: started)
         if stale != nil { result.metrics.revalidation = .modified }
         return result
+    }
+
+    /// Why `plan` may not download: its URL failed before (the failed-URL list) and
+    /// ``ImageManagerOptions/retryFailed`` is not set, or no loader serves its scheme; nil
+    /// when it may.
+    func refusalToDownload(_ plan: ImageRequestPlan) -> ImageManagerError? {
+        if failedURLs.contains(plan.urlString), !plan.options.contains(.retryFailed) {
+            return ImageManagerError(
+                .blockedURL, "failed before; use retry-failed to try it again", url: plan.urlString)
+        }
+        guard plan.downloader.loaders.contains(where: { $0.serves(plan.urlString) }) else {
+            return ImageManagerError(.unsupportedURL, "no loader serves its scheme", url: plan.urlString)
+        }
+        return nil
     }
 
     /// The result of a downloaded image `output`; thumbnails and transformed images carry no data.

@@ -104,15 +104,8 @@ extension ImageManager {
             run.end(.failure(ImageManagerError(.notInCache, "not in the cache", url: plan.urlString)))
             return
         }
-        if failedURLs.contains(plan.urlString), !plan.options.contains(.retryFailed) {
-            run.end(
-                .failure(
-                    ImageManagerError(
-                        .blockedURL, "failed before; use retry-failed to try it again", url: plan.urlString)))
-            return
-        }
-        guard plan.downloader.loaders.contains(where: { $0.serves(plan.urlString) }) else {
-            run.end(.failure(ImageManagerError(.unsupportedURL, "no loader serves its scheme", url: plan.urlString)))
+        if let refusal = refusalToDownload(plan) {
+            run.end(.failure(refusal))
             return
         }
         guard !run.isCancelled else {
