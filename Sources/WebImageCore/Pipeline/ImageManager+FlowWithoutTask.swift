@@ -9,8 +9,9 @@ import Synchronization
 /// A task made each plain request stop on the cooperative pool three times (at its start, after
 /// the disk lookup and after the decode), each stop waking a pool thread, and carry an async
 /// frame, an awaiter and a priority relay. Without them, what the manager adds to fetch, decode
-/// and store by hand fell by a fifth in instructions, by about three quarters in thread switches
-/// and in memory a request in flight (docs/performance.md, the image manager, run 15). The steps
+/// and store by hand fell by a fifth in instructions, and by two thirds to three quarters in
+/// thread switches and in memory a request in flight (docs/performance.md, the image manager,
+/// run 15). The steps
 /// and their order are ``ImageManager/flow``'s for the same plan.
 extension ImageManager {
     /// True for a request whose flow runs without a task: no transformer, cache serializer,
