@@ -90,11 +90,7 @@ extension ImageManager {
                     download(plan, run: run)
                 }
             },
-            start: { work in
-                QueuedStage<[UInt8]>(work: work, queue: decodeQueue) { bytes throws(ImageManagerError) in
-                    try self.decode(bytes, spec: spec, coders: plan.coders, url: plan.urlString)
-                }.start(with: bytes)
-            })
+            start: { work in startCachedDecode(bytes, spec: spec, plan: plan, work: work) })
         run.follow(subscription)
     }
 

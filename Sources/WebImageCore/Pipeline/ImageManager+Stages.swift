@@ -120,12 +120,18 @@ extension ImageManager {
     func decodedCachedBytes(
         _ bytes: [UInt8], key: ImageRequestKeys.Decode, plan: ImageRequestPlan, relay: PriorityRelay
     ) async throws(ImageManagerError) -> DecodedPayload? {
-        let spec = key.spec
-        return try await StageAwaiter.value(of: decodes, key: key, relay: relay) { work in
-            QueuedStage<[UInt8]>(work: work, queue: decodeQueue) { bytes throws(ImageManagerError) in
-                try self.decode(bytes, spec: spec, coders: plan.coders, url: plan.urlString)
-            }.start(with: bytes)
+        try await StageAwaiter.value(of: decodes, key: key, relay: relay) { work in
+            startCachedDecode(bytes, spec: key.spec, plan: plan, work: work)
         }
+    }
+
+    /// Starts the decode work of cached bytes: `bytes` decoded as `spec` says on the decode queue.
+    func startCachedDecode(
+        _ bytes: [UInt8], spec: ImageRequestPlan.DecodeSpec, plan: ImageRequestPlan, work: SharedWork<DecodedPayload>
+    ) {
+        QueuedStage<[UInt8]>(work: work, queue: decodeQueue) { bytes throws(ImageManagerError) in
+            try self.decode(bytes, spec: spec, coders: plan.coders, url: plan.urlString)
+        }.start(with: bytes)
     }
 
     /// Decodes `bytes` as `spec` says (thumbnail and scale-down applied while decoding);
